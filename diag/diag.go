@@ -1,0 +1,134 @@
+// Package diag owns the one Diagnostic type that validate, lint and render share,
+// its ordering, and the printers that turn diagnostics into text, JSON, SARIF or
+// GitHub annotations. It knows nothing of lorebooks: it never loads or checks files.
+package diag
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+)
+
+// Pos is where a value came from: file, 1-based line and 1-based column (in runes
+// of the source line, so carets line up for non-ASCII text). The zero Pos means
+// "no position known".
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+func (p Pos) String() string {
+	switch {
+	case p.File == "":
+		return "-"
+	case p.Line == 0:
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Severity orders findings; a higher value is more severe.
+type Severity int
+
+const (
+	Info Severity = iota + 1
+	Warning
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Info:
+		return "info"
+	case Warning:
+		return "warning"
+	case Error:
+		return "error"
+	}
+	return "off"
+}
+
+// ParseSeverity accepts the words used in configuration: off, info, warning, error.
+// "off" returns 0.
+func ParseSeverity(s string) (Severity, error) {
+	switch s {
+	case "off":
+		return 0, nil
+	case "info":
+		return Info, nil
+	case "warning":
+		return Warning, nil
+	case "error":
+		return Error, nil
+	}
+	return 0, fmt.Errorf("unknown severity %q (want off, info, warning or error)", s)
+}
+
+func (s Severity) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
+
+// Diagnostic is one finding. Rule is a stable id ("schema", "keyword-collision", ...).
+type Diagnostic struct {
+	File     string   `json:"file"`
+	Line     int      `json:"line"`
+	Column   int      `json:"column"`
+	Severity Severity `json:"severity"`
+	Rule     string   `json:"rule"`
+	Message  string   `json:"message"`
+}
+
+// New builds a diagnostic at p.
+func New(p Pos, sev Severity, rule, format string, args ...any) Diagnostic {
+	return Diagnostic{File: p.File, Line: p.Line, Column: p.Col, Severity: sev, Rule: rule,
+		Message: fmt.Sprintf(format, args...)}
+}
+
+// Pos returns where d points.
+func (d Diagnostic) Pos() Pos { return Pos{File: d.File, Line: d.Line, Col: d.Column} }
+
+// Sort orders diagnostics by file, line, column, rule and message, and removes exact
+// duplicates, so output never depends on the order rules ran in.
+func Sort(ds []Diagnostic) []Diagnostic {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		if a.Message != b.Message {
+			return a.Message < b.Message
+		}
+		return a.Severity > b.Severity
+	})
+	out := ds[:0]
+	for i, d := range ds {
+		if i > 0 && d == ds[i-1] {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// Count returns how many diagnostics are at each severity.
+func Count(ds []Diagnostic) (errors, warnings, infos int) {
+	for _, d := range ds {
+		switch d.Severity {
+		case Error:
+			errors++
+		case Warning:
+			warnings++
+		case Info:
+			infos++
+		}
+	}
+	return
+}

@@ -1,0 +1,70 @@
+// Package render owns activation (which entries fire, and why), the 13-step prompt
+// assembly of SPEC §3, the context budget of SPEC §4, and the output formats of a
+// rendered prompt. It must not print diagnostics or read files: callers load the
+// lorebook, transcript and variables and pass them in.
+package render
+
+import (
+	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/tokenize"
+)
+
+// Input is everything one render needs.
+type Input struct {
+	Book       *schema.Lorebook
+	Transcript *schema.Transcript // may be empty (no messages)
+	// Vars are the variables file's values; they override manifest defaults.
+	Vars map[string]any
+	// Settings are the manifest's settings after command-line overrides.
+	Settings schema.Settings
+	Seed     int64
+	Counter  tokenize.Counter
+}
+
+// Trigger says what brought an entry in.
+type Trigger struct {
+	// Keyword is the keyword as written in the entry ("" for always/constant).
+	Keyword string `json:"keyword,omitempty"`
+	// In is "message:N" (transcript message N, from 0), "entry:ID" (recursion)
+	// or "always" (always sent or constant).
+	In string `json:"in"`
+}
+
+// Activated is an entry that activation let in.
+type Activated struct {
+	Entry   *schema.Entry
+	Trigger Trigger
+	// Level is the recursion level (0 = chat or always).
+	Level int
+	// Hits is how many keyword hits it had in the scan window (card ranking by
+	// frequency); LastMessage is the index of the newest message that triggered
+	// it, -1 when none (ranking by recency).
+	Hits        int
+	LastMessage int
+	// Parents are the ids of the entries whose content activated it (recursion):
+	// if all of them are left out by the budget, it is left out too.
+	Parents []string
+}
+
+// Piece is one block of the prompt as assembled, before the budget decides what
+// stays. Assembly emits pieces in prompt order.
+type Piece struct {
+	Step    int      // assembly step of SPEC §3 (1..13)
+	Role    string   // system | user | assistant
+	Content string   // macros already expanded
+	Sources []string // entry ids, "persona", "format", "summary", "memory", "pending", "state", "message:N"
+	// Section is the budget section of SPEC §7 the piece counts against:
+	// last-action, front-memory, post-history, plot-essentials, system-presets,
+	// summary, examples, cards, history, memory. "" for markers ([Example Chat],
+	// [Start a new Chat]) that cost tokens but are never cut.
+	Section string
+	// Key is the name `dropped` uses for this piece: an entry id, "message:N",
+	// "memory:N", or the section name.
+	Key string
+	// Card is set for story cards (activated chat-history entries).
+	Card *Activated
+	// Message is the transcript index for history and last-action pieces, else -1.
+	Message int
+	// Cut is set by the budget when Content was truncated to fit.
+	Cut bool
+}
