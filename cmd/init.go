@@ -1,10 +1,132 @@
 package cmd
 
-import "github.com/spf13/cobra"
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
 
-// TODO(owner: helper) replace this placeholder with the real command.
+	"github.com/spf13/cobra"
+)
+
+// initFiles is the starter project `lore init` writes: a folder lorebook with an
+// entry of every section, a transcript and a variables file beside it (not inside:
+// every YAML file below a lorebook folder is read as entries).
+//
+//go:embed initdata
+var initFiles embed.FS
+
+type initOptions struct {
+	force bool
+}
+
 func newInitCmd(iox *IO) *cobra.Command {
-	return &cobra.Command{Use: "init", Short: "(not built yet)", RunE: func(*cobra.Command, []string) error {
-		return usageErr("init is not built yet")
-	}}
+	opts := &initOptions{}
+	c := &cobra.Command{
+		Use:   "init [DIR]",
+		Short: "Create a small working lorebook, transcript and variables file",
+		Long: `init writes a starter project into DIR (default: the current folder):
+
+  DIR/book/lorebook.yaml      the manifest: settings, variables, persona, presets
+  DIR/book/entries/*.yaml     entries of every section
+  DIR/transcript.yaml         a short chat to render against
+  DIR/vars.yaml               variable values for the chat
+
+It never overwrites a file: if any of them exists, nothing is written.`,
+		Example: `  lore init my-world
+  lore lint my-world/book
+  lore render my-world/book --transcript my-world/transcript.yaml --vars my-world/vars.yaml`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			dir := "."
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			return runInit(iox, dir, opts)
+		},
+	}
+	c.Flags().BoolVar(&opts.force, "force", false, "overwrite files that already exist")
+	return c
+}
+
+func runInit(iox *IO, dir string, opts *initOptions) error {
+	type file struct {
+		rel  string
+		data []byte
+	}
+	var files []file
+	err := fs.WalkDir(initFiles, "initdata", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := initFiles.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel("initdata", filepath.FromSlash(p))
+		files = append(files, file{rel: rel, data: data})
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("reading the starter files: %w", err)
+	}
+	// Check every target first so that a clash leaves the folder untouched.
+	if !opts.force {
+		for _, f := range files {
+			target := filepath.Join(dir, f.rel)
+			if _, err := os.Stat(target); err == nil {
+				return usageErr("%s already exists; nothing was written (use --force to overwrite)", target)
+			} else if !errors.Is(err, fs.ErrNotExist) {
+				return usageErr("%v", err)
+			}
+		}
+	}
+	for _, f := range files {
+		target := filepath.Join(dir, f.rel)
+		if err := writeFileAtomic(target, f.data); err != nil {
+			return usageErr("%v", err)
+		}
+	}
+	fmt.Fprintf(iox.Stdout, "Created a lorebook in %s:\n", path.Clean(filepath.ToSlash(dir)))
+	for _, f := range files {
+		fmt.Fprintf(iox.Stdout, "  %s\n", filepath.ToSlash(filepath.Join(dir, f.rel)))
+	}
+	book := filepath.ToSlash(filepath.Join(dir, "book"))
+	fmt.Fprintf(iox.Stdout, "\nNext:\n  lore lint %s\n  lore render %s --transcript %s --vars %s\n",
+		book, book, filepath.ToSlash(filepath.Join(dir, "transcript.yaml")), filepath.ToSlash(filepath.Join(dir, "vars.yaml")))
+	return nil
+}
+
+// writeFileAtomic writes data to a temporary file beside target and renames it
+// into place, so a crash never leaves a half-written file.
+func writeFileAtomic(target string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(name)
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(name)
+		return err
+	}
+	if err := os.Chmod(name, 0o644); err != nil {
+		os.Remove(name)
+		return err
+	}
+	if err := os.Rename(name, target); err != nil {
+		os.Remove(name)
+		return err
+	}
+	return nil
 }
