@@ -1,0 +1,211 @@
+package match
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/coregx/ahocorasick"
+)
+
+// Pattern is one keyword to look for.
+type Pattern struct {
+	// Text is the keyword as written: a literal, or /pattern/flags.
+	Text string
+	// WholeWords asks that a literal match not be preceded or followed by a
+	// letter or digit. It has no effect on keywords written without spaces
+	// (NoWordBoundaries) nor on regular expressions, which say what they mean
+	// themselves.
+	WholeWords bool
+	// Owner is the caller's id for whoever owns the keyword (an entry index);
+	// the matcher only reports it back through Groups.
+	Owner int
+}
+
+// Hit is one match of a pattern in a text.
+type Hit struct {
+	Pattern    int // index into the patterns given to Compile
+	Start, End int // byte offsets in the original (not normalised) text
+}
+
+// PatternError is a pattern that cannot be compiled (a bad regular expression).
+type PatternError struct {
+	Index int
+	Text  string
+	Err   error
+}
+
+func (e *PatternError) Error() string {
+	return fmt.Sprintf("keyword %d %q: %v", e.Index, e.Text, e.Err)
+}
+
+func (e *PatternError) Unwrap() error { return e.Err }
+
+// Group is one normalised literal keyword and every pattern that normalises to it.
+type Group struct {
+	Text     string // normalised
+	Patterns []int  // ascending
+	Owners   []int  // distinct owners of those patterns, ascending
+}
+
+// Matcher finds many keywords at once. Build it once with Compile; Find is safe
+// for concurrent use.
+//
+// Literal keywords are normalised and go into one Aho-Corasick automaton, with
+// identical normalised keywords sharing one automaton pattern; the automaton runs
+// once per text (all overlapping hits, so "bar" and "barrel" both hit in
+// "barrel"), and whole-word checks are applied to its hits. Regular-expression
+// keywords cannot go into the automaton: each distinct one runs once per text, on
+// the NFKC form of the text without case folding (its own i flag decides case).
+// A lorebook has few of them; thousands of regular expressions would cost what
+// one regular expression per keyword costs.
+type Matcher struct {
+	patterns []Pattern
+	ac       *ahocorasick.Automaton
+	groups   []Group // by automaton pattern id
+	// checkWords[i] says pattern i wants the whole-word check.
+	checkWords []bool
+	regexes    []*regexp.Regexp
+	regexPats  [][]int // by regex index
+}
+
+// Compile builds a Matcher. Patterns that cannot be compiled are reported (one
+// PatternError each, in pattern order) and never match; the others work.
+func Compile(ps []Pattern) (*Matcher, []error) {
+	m := &Matcher{patterns: append([]Pattern(nil), ps...), checkWords: make([]bool, len(ps))}
+	var errs []error
+	literal := map[string]int{} // normalised text → group
+	regexIdx := map[string]int{}
+	var lits [][]byte
+	for i, p := range ps {
+		if strings.TrimSpace(p.Text) == "" {
+			// An empty or blank keyword would fire on every message; it never
+			// matches (lint reports it).
+			continue
+		}
+		if IsRegex(p.Text) {
+			if j, ok := regexIdx[p.Text]; ok {
+				m.regexPats[j] = append(m.regexPats[j], i)
+				continue
+			}
+			re, err := CompileRegex(p.Text)
+			if err != nil {
+				errs = append(errs, &PatternError{Index: i, Text: p.Text, Err: err})
+				continue
+			}
+			regexIdx[p.Text] = len(m.regexes)
+			m.regexes = append(m.regexes, re)
+			m.regexPats = append(m.regexPats, []int{i})
+			continue
+		}
+		n := Normalize(p.Text)
+		if strings.TrimSpace(n) == "" {
+			continue
+		}
+		m.checkWords[i] = p.WholeWords && !NoWordBoundaries(n)
+		g, ok := literal[n]
+		if !ok {
+			g = len(m.groups)
+			literal[n] = g
+			m.groups = append(m.groups, Group{Text: n})
+			lits = append(lits, []byte(n))
+		}
+		m.groups[g].Patterns = append(m.groups[g].Patterns, i)
+	}
+	for g := range m.groups {
+		m.groups[g].Owners = owners(ps, m.groups[g].Patterns)
+	}
+	if len(lits) > 0 {
+		ac, err := ahocorasick.NewBuilder().AddPatterns(lits).Build()
+		if err != nil {
+			// Only empty pattern lists or empty patterns fail, and both are
+			// filtered out above.
+			panic("match: building the automaton: " + err.Error())
+		}
+		m.ac = ac
+	}
+	return m, errs
+}
+
+func owners(ps []Pattern, idx []int) []int {
+	var out []int
+	seen := map[int]bool{}
+	for _, i := range idx {
+		if o := ps[i].Owner; !seen[o] {
+			seen[o] = true
+			out = append(out, o)
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// Len is the number of patterns given to Compile.
+func (m *Matcher) Len() int { return len(m.patterns) }
+
+// Pattern returns pattern i as given to Compile.
+func (m *Matcher) Pattern(i int) Pattern { return m.patterns[i] }
+
+// Groups lists every distinct normalised literal keyword with the patterns that
+// share it, in the order of their first pattern. A group with more than one
+// owner is a keyword several owners share (lint's keyword-collision).
+func (m *Matcher) Groups() []Group {
+	out := make([]Group, len(m.groups))
+	copy(out, m.groups)
+	return out
+}
+
+// Find returns every hit of every pattern in text, sorted by Start, then
+// Pattern, then End. Overlapping hits are all reported. Offsets are byte offsets
+// into text itself.
+func (m *Matcher) Find(text string) []Hit {
+	var hits []Hit
+	if m.ac != nil {
+		n := normalize(text, true)
+		for _, h := range m.ac.FindAllOverlapping(n.text) {
+			whole := -1 // computed on demand: most patterns do not ask for it
+			for _, p := range m.groups[h.PatternID].Patterns {
+				if m.checkWords[p] {
+					if whole < 0 {
+						whole = 0
+						if atWordBoundaries(n.text, h.Start, h.End) {
+							whole = 1
+						}
+					}
+					if whole == 0 {
+						continue
+					}
+				}
+				s, e := n.original(h.Start, h.End)
+				hits = append(hits, Hit{Pattern: p, Start: s, End: e})
+			}
+		}
+	}
+	if len(m.regexes) > 0 {
+		n := normalize(text, false)
+		str := string(n.text)
+		for r, re := range m.regexes {
+			for _, loc := range re.FindAllStringIndex(str, -1) {
+				if loc[0] == loc[1] {
+					continue // an empty match is not a keyword hit
+				}
+				s, e := n.original(loc[0], loc[1])
+				for _, p := range m.regexPats[r] {
+					hits = append(hits, Hit{Pattern: p, Start: s, End: e})
+				}
+			}
+		}
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		a, b := hits[i], hits[j]
+		if a.Start != b.Start {
+			return a.Start < b.Start
+		}
+		if a.Pattern != b.Pattern {
+			return a.Pattern < b.Pattern
+		}
+		return a.End < b.End
+	})
+	return hits
+}

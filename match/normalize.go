@@ -1,0 +1,185 @@
+package match
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+)
+
+// Normalize is the form in which keywords and texts are compared: Unicode NFKC
+// (full-width ＴＡＶＥＲＮ and half-width ｻｸﾗ become TAVERN and サクラ, the ﬁ
+// ligature becomes fi) followed by full Unicode case folding (golang.org/x/text/cases
+// Fold, not strings.ToLower: Fold also maps ß to ss and final ς to σ, so that
+// German and Greek keywords match every spelling of the word).
+//
+// Keywords and texts must both go through this one function; two keywords are "the
+// same keyword" (lint's keyword-collision) exactly when their Normalize results are
+// equal.
+func Normalize(s string) string {
+	return string(normalize(s, true).text)
+}
+
+// Normalized is a normalised text together with the way back to the text it was
+// made from, so that a hit found in the normalised text can be reported in the
+// original one.
+type Normalized struct {
+	// Text is the normalised text.
+	Text string
+	n    normalized
+}
+
+// NormalizeOffsets normalises s as Normalize does and keeps the offset mapping.
+func NormalizeOffsets(s string) Normalized {
+	n := normalize(s, true)
+	return Normalized{Text: string(n.text), n: n}
+}
+
+// Original maps the byte range [start, end) of the normalised text to the range of
+// the original text it came from. A range that starts or ends inside the
+// normalisation of one character (the "i" of a ﬁ ligature) widens to the whole
+// character, so the result is always a valid range of the original text.
+func (n Normalized) Original(start, end int) (int, int) { return n.n.original(start, end) }
+
+// normalized is the internal form: bytes (the automaton scans []byte) and, for
+// each byte of text, the original range of the character it came from. When start
+// is nil the mapping is the identity (ASCII input: NFKC changes nothing and ASCII
+// case folding keeps every byte where it was), which keeps the common case
+// allocation-light.
+type normalized struct {
+	text       []byte
+	start, end []int32
+	origLen    int
+}
+
+func (n normalized) original(s, e int) (int, int) {
+	if s < 0 {
+		s = 0
+	}
+	if e > len(n.text) {
+		e = len(n.text)
+	}
+	if n.start == nil {
+		return s, e
+	}
+	if s >= e {
+		// An empty range sits before the character at s (or at the end).
+		if s >= len(n.text) {
+			return n.origLen, n.origLen
+		}
+		o := int(n.start[s])
+		return o, o
+	}
+	return int(n.start[s]), int(n.end[e-1])
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// normalize applies NFKC and, when fold is set, case folding. Regular-expression
+// keywords are run on the NFKC form without folding (their own i flag decides
+// case), which is why folding is optional.
+//
+// The mapping is built from norm.Iter, which hands out the NFKC form one
+// normalisation segment at a time (a character with its combining marks); folding
+// is applied segment by segment too. Case folding is context-free (cases.Fold has
+// no Turkish or final-sigma context), so folding segments one by one gives the same
+// result as folding the whole string.
+func normalize(s string, fold bool) normalized {
+	if isASCII(s) {
+		b := []byte(s)
+		if fold {
+			for i, c := range b {
+				if 'A' <= c && c <= 'Z' {
+					b[i] = c + ('a' - 'A')
+				}
+			}
+		}
+		return normalized{text: b, origLen: len(s)}
+	}
+	out := make([]byte, 0, len(s)+len(s)/8)
+	start := make([]int32, 0, cap(out))
+	end := make([]int32, 0, cap(out))
+	var (
+		it      norm.Iter
+		pending []byte
+		folder  *cases.Caser
+		last    int
+		buf     [64]byte
+	)
+	pending = buf[:0]
+	flush := func(to int) {
+		seg := pending
+		if fold {
+			seg = foldSegment(seg, &folder)
+		}
+		out = append(out, seg...)
+		for range seg {
+			start = append(start, int32(last))
+			end = append(end, int32(to))
+		}
+		pending = pending[:0]
+		last = to
+	}
+	it.InitString(norm.NFKC, s)
+	for !it.Done() {
+		pending = append(pending, it.Next()...)
+		// Characters whose decomposition spans several segments (㈀ → "(ᄀ)")
+		// come out in several pieces before the iterator moves on in the input;
+		// they all map to that one character.
+		if p := it.Pos(); p > last {
+			flush(p)
+		}
+	}
+	if len(pending) > 0 {
+		flush(len(s))
+	}
+	return normalized{text: out, start: start, end: end, origLen: len(s)}
+}
+
+// foldSegment case-folds one segment. Segments without cased letters (CJK, Thai,
+// digits, punctuation) are returned as they are, so that texts in scripts without
+// case do not pay for the cases transformer.
+func foldSegment(seg []byte, folder **cases.Caser) []byte {
+	ascii := true
+	needs := false
+	for i := 0; i < len(seg); {
+		c := seg[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				needs = true
+			}
+			i++
+			continue
+		}
+		ascii = false
+		r, size := utf8.DecodeRune(seg[i:])
+		if unicode.SimpleFold(r) != r || unicode.IsLower(r) || unicode.IsUpper(r) || unicode.IsTitle(r) {
+			needs = true
+		}
+		i += size
+	}
+	if !needs {
+		return seg
+	}
+	if ascii {
+		for i, c := range seg {
+			if 'A' <= c && c <= 'Z' {
+				seg[i] = c + ('a' - 'A')
+			}
+		}
+		return seg
+	}
+	if *folder == nil {
+		c := cases.Fold()
+		*folder = &c
+	}
+	return (*folder).Bytes(seg)
+}
