@@ -1,0 +1,490 @@
+package render
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/tokenize"
+)
+
+// Budget sections of SPEC §4, named as in the report contract of SPEC §7.
+const (
+	budgetLastAction     = "last-action"
+	budgetFrontMemory    = "front-memory"
+	budgetPostHistory    = "post-history"
+	budgetPlotEssentials = "plot-essentials"
+	budgetSystemPresets  = "system-presets"
+	budgetSummary        = "summary"
+	budgetExamples       = "examples"
+	budgetCards          = "cards"
+	budgetHistory        = "history"
+	budgetMemory         = "memory"
+)
+
+// BudgetSections lists the report's sections in their fixed order: Required
+// ones in priority order, then Dynamic ones in the order they are filled.
+func BudgetSections() []string {
+	return []string{budgetLastAction, budgetFrontMemory, budgetPostHistory, budgetPlotEssentials,
+		budgetSystemPresets, budgetSummary, budgetExamples, budgetCards, budgetHistory, budgetMemory}
+}
+
+// Assembly steps (SPEC §3) whose markers belong to a budget section.
+const (
+	stepExamples = 4
+	stepMemory   = 9
+)
+
+// requiredPriority is the order in which Required sections take the cap once
+// the always-full items (last action, front memory, markers) are in.
+var requiredPriority = []string{budgetPostHistory, budgetPlotEssentials, budgetSystemPresets, budgetSummary, budgetExamples}
+
+// floorShare is floor(share × n), with a tolerance so that shares written in
+// decimal (0.29 × 100 = 28.999…) give the number a person computes.
+func floorShare(share float64, n int) int {
+	if n <= 0 || share <= 0 {
+		return 0
+	}
+	v := int(math.Floor(share*float64(n) + 1e-9))
+	return min(max(v, 0), n)
+}
+
+// RequiredCapTokens is floor(requiredCap × available), the report's requiredCap.
+func RequiredCapTokens(s schema.Settings) int { return floorShare(s.RequiredCap, s.Available()) }
+
+// pieceState is the budget's decision about one piece.
+type pieceState struct {
+	tokens int    // tokens of the (possibly cut) content
+	text   string // the cut content, when cut
+	kept   bool   // in the prompt
+	cut    bool   // content truncated
+	why    string // why it was left out or cut (report text)
+	group  string // budget section it counts against ("" = always kept, outside every section)
+}
+
+type budgeter struct {
+	pieces []Piece
+	s      schema.Settings
+	c      tokenize.Counter
+	st     []pieceState
+	// bySection holds piece indexes per section, in prompt order.
+	bySection    map[string][]int
+	capTokens    int
+	reqUsed      int // Required tokens kept, markers included
+	budgets      map[string]int
+	historyShare float64
+}
+
+func newBudgeter(pieces []Piece, s schema.Settings, c tokenize.Counter) *budgeter {
+	b := &budgeter{pieces: pieces, s: s, c: c, st: make([]pieceState, len(pieces)),
+		bySection: map[string][]int{}, capTokens: RequiredCapTokens(s), budgets: map[string]int{}}
+	known := map[string]bool{}
+	for _, n := range BudgetSections() {
+		known[n] = true
+	}
+	for i, p := range pieces {
+		g := p.Section
+		// A marker that introduces a section's pieces belongs to it: an
+		// [Example Chat] marker costs examples tokens and goes when its
+		// examples go; the [Memory] header is paid from the memory bank and
+		// goes when no item is kept. Other markers ([Start a new Chat]) and
+		// unknown sections are always sent.
+		if g == "" {
+			switch p.Step {
+			case stepExamples:
+				g = budgetExamples
+			case stepMemory:
+				g = budgetMemory
+			}
+		}
+		if !known[g] {
+			g = ""
+		}
+		b.st[i] = pieceState{tokens: c.Count(p.Content), group: g}
+		b.bySection[g] = append(b.bySection[g], i)
+	}
+	return b
+}
+
+func (b *budgeter) remainder() int { return max(b.s.Available()-b.reqUsed, 0) }
+
+func (b *budgeter) keep(i int) { b.st[i].kept = true }
+
+func (b *budgeter) drop(i int, why string) { b.st[i].kept = false; b.st[i].why = why }
+
+// required applies SPEC §4's Required rule. Last action, front memory and
+// markers are always whole. The other Required sections, in priority order and
+// each in prompt order, take what is left of the cap; the first piece that
+// does not fit is cut at its end on a token boundary, and every piece after it
+// (in that section or a lower one) is left out. Under the cap all is whole.
+func (b *budgeter) required() {
+	always := []string{"", budgetLastAction, budgetFrontMemory}
+	total := 0
+	for _, g := range append(always, requiredPriority...) {
+		for _, i := range b.bySection[g] {
+			total += b.st[i].tokens
+		}
+	}
+	for _, g := range always {
+		for _, i := range b.bySection[g] {
+			b.keep(i)
+			b.reqUsed += b.st[i].tokens
+		}
+	}
+	for _, g := range requiredPriority {
+		b.budgets[g] = b.capTokens
+	}
+	if total <= b.capTokens {
+		for _, g := range requiredPriority {
+			for _, i := range b.bySection[g] {
+				b.keep(i)
+				b.reqUsed += b.st[i].tokens
+			}
+		}
+		return
+	}
+	left := b.capTokens - b.reqUsed
+	full := false // a piece has been cut or refused: everything lower is out
+	for _, g := range requiredPriority {
+		for _, i := range b.bySection[g] {
+			t := b.st[i].tokens
+			switch {
+			case full:
+				b.drop(i, "Required is over the cap and higher-priority pieces filled it")
+			case t <= left:
+				b.keep(i)
+				left -= t
+				b.reqUsed += t
+			default:
+				full = true
+				p := &b.pieces[i]
+				// Markers are never cut: a half marker means nothing.
+				var cutText string
+				if p.Section != "" && left > 0 {
+					cutText = b.c.Truncate(p.Content, left)
+				}
+				if cutText == "" {
+					b.drop(i, "Required is over the cap and no room was left for it")
+					continue
+				}
+				n := b.c.Count(cutText)
+				b.st[i] = pieceState{tokens: n, text: cutText, kept: true, cut: true, group: g,
+					why: "cut at its end to fit the Required cap"}
+				left -= n
+				b.reqUsed += n
+			}
+		}
+	}
+	b.dropOrphanMarkers()
+}
+
+// dropOrphanMarkers leaves out an [Example Chat] marker whose examples were
+// all left out by the cap.
+func (b *budgeter) dropOrphanMarkers() {
+	idx := b.bySection[budgetExamples]
+	for k, i := range idx {
+		if b.pieces[i].Section != "" || !b.st[i].kept {
+			continue
+		}
+		followed := false
+		for _, j := range idx[k+1:] {
+			if b.pieces[j].Section == "" {
+				break
+			}
+			if b.st[j].kept {
+				followed = true
+				break
+			}
+		}
+		if !followed {
+			b.drop(i, "its examples were left out")
+			b.reqUsed -= b.st[i].tokens
+		}
+	}
+}
+
+// Budget applies SPEC §4 to the assembled pieces (in prompt order): it returns
+// the pieces that stay, in the same order, with cut pieces shortened and marked
+// Cut, and the report of what each section holds and what was left out.
+//
+// Decisions where SPEC §4 is silent (docs/decisions.md):
+//   - markers cost tokens; [Example Chat] markers count as examples, others are
+//     always sent with the last action and front memory;
+//   - within a Required section, pieces compete in prompt order;
+//   - history's share is shares.history, plus shares.memory when the transcript
+//     has no memory items (0.50 + 0.25 = SPEC's 75 %); memory gets the rest of R;
+//   - memory items are ranked by the number of distinct words they share with
+//     the last action (ties: transcript order) and taken greedily, skipping an
+//     item that does not fit, like cards; kept items stay in transcript order;
+//   - a recursion-activated card is left out when none of its parents is in.
+//
+// Budget sorts the cards and memory items once: O(n log n) in the pieces, plus
+// one token count per distinct text.
+func Budget(pieces []Piece, s schema.Settings, c tokenize.Counter) ([]Piece, *Report) {
+	b := newBudgeter(pieces, s, c)
+	b.required()
+	r := b.remainder()
+
+	hasMemory := len(b.bySection[budgetMemory]) > 0
+	b.historyShare = s.Shares.History
+	if !hasMemory {
+		b.historyShare += s.Shares.Memory
+	}
+	cardsBudget := floorShare(s.Shares.Cards, r)
+	cardsUsed := b.cards(cardsBudget)
+	historyBudget := floorShare(b.historyShare, r) + (cardsBudget - cardsUsed)
+	historyUsed := b.history(historyBudget)
+	memoryBudget := max(r-cardsUsed-historyUsed, 0)
+	b.memory(memoryBudget)
+	b.budgets[budgetCards] = cardsBudget
+	b.budgets[budgetHistory] = historyBudget
+	b.budgets[budgetMemory] = memoryBudget
+
+	kept := make([]Piece, 0, len(pieces))
+	for i, p := range pieces {
+		if !b.st[i].kept {
+			continue
+		}
+		if b.st[i].cut {
+			p.Content = b.st[i].text
+			p.Cut = true
+		}
+		kept = append(kept, p)
+	}
+	return kept, b.report(r)
+}
+
+// cards ranks the story cards and takes them greedily within budget.
+func (b *budgeter) cards(budget int) int {
+	idx := slices.Clone(b.bySection[budgetCards])
+	slices.SortStableFunc(idx, func(x, y int) int { return compareCards(b.pieces[x].Card, b.pieces[y].Card) })
+	keptIDs := map[string]bool{}
+	used := 0
+	for _, i := range idx {
+		a := b.pieces[i].Card
+		if a != nil && a.Level > 0 && len(a.Parents) > 0 && !anyIn(a.Parents, keptIDs) {
+			b.drop(i, "activated only through cards that were left out")
+			continue
+		}
+		if t := b.st[i].tokens; used+t <= budget {
+			b.keep(i)
+			used += t
+			if a != nil && a.Entry != nil {
+				keptIDs[a.Entry.ID] = true
+			}
+		} else {
+			b.drop(i, fmt.Sprintf("did not fit in the %d tokens left of the cards share", budget-used))
+		}
+	}
+	return used
+}
+
+func anyIn(ids []string, set map[string]bool) bool {
+	for _, id := range ids {
+		if set[id] {
+			return true
+		}
+	}
+	return false
+}
+
+// cardRank: constant cards, then chat-activated, then recursion-activated.
+func cardRank(a *Activated) int {
+	switch {
+	case a == nil:
+		return 3
+	case a.Entry != nil && a.Entry.IsConstant():
+		return 0
+	case a.Level == 0:
+		return 1
+	}
+	return 2
+}
+
+// compareCards orders cards as SPEC §4 ranks them: constant cards by position
+// and id; chat-activated by the recency of their latest trigger (newest first),
+// hit count (more first), position, id; recursion-activated by level,
+// position, id.
+func compareCards(a, b *Activated) int {
+	ra, rb := cardRank(a), cardRank(b)
+	if ra != rb || ra == 3 {
+		return cmp.Compare(ra, rb)
+	}
+	switch ra {
+	case 1:
+		if c := cmp.Compare(b.LastMessage, a.LastMessage); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.Hits, a.Hits); c != 0 {
+			return c
+		}
+	case 2:
+		if c := cmp.Compare(a.Level, b.Level); c != 0 {
+			return c
+		}
+	}
+	if a.Entry == nil || b.Entry == nil {
+		return 0
+	}
+	if c := cmp.Compare(a.Entry.Position, b.Entry.Position); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Entry.ID, b.Entry.ID)
+}
+
+// history takes the messages before the latest, newest first, until one does
+// not fit; every older message is left out with it, so history has no gaps.
+func (b *budgeter) history(budget int) int {
+	idx := b.bySection[budgetHistory]
+	used := 0
+	stopped := ""
+	for k := len(idx) - 1; k >= 0; k-- {
+		i := idx[k]
+		t := b.st[i].tokens
+		switch {
+		case stopped != "":
+			b.drop(i, "older than "+stopped+", which did not fit (history has no gaps)")
+		case used+t <= budget:
+			b.keep(i)
+			used += t
+		default:
+			stopped = keyOf(b.pieces[i])
+			b.drop(i, fmt.Sprintf("did not fit in the %d tokens left of the history share", budget-used))
+		}
+	}
+	return used
+}
+
+// memory ranks memory items by relevance to the last action and takes them
+// greedily within budget. The [Memory] header is paid first and left out with
+// the last item.
+func (b *budgeter) memory(budget int) int {
+	var items, headers []int
+	for _, i := range b.bySection[budgetMemory] {
+		if b.pieces[i].Section == "" {
+			headers = append(headers, i)
+		} else {
+			items = append(items, i)
+		}
+	}
+	used := 0
+	for _, i := range headers {
+		used += b.st[i].tokens
+	}
+	var last strings.Builder
+	for _, i := range b.bySection[budgetLastAction] {
+		last.WriteString(b.pieces[i].Content)
+		last.WriteByte('\n')
+	}
+	lastWords := wordSet(last.String())
+	score := make(map[int]int, len(items))
+	for _, i := range items {
+		score[i] = overlap(wordSet(b.pieces[i].Content), lastWords)
+	}
+	slices.SortStableFunc(items, func(x, y int) int { return cmp.Compare(score[y], score[x]) })
+	kept := 0
+	for _, i := range items {
+		if t := b.st[i].tokens; used+t <= budget {
+			b.keep(i)
+			used += t
+			kept++
+		} else {
+			b.drop(i, fmt.Sprintf("did not fit in the %d tokens left for the memory bank", budget-used))
+		}
+	}
+	if kept == 0 {
+		for _, i := range headers {
+			b.drop(i, "no memory item fitted")
+		}
+		return 0
+	}
+	for _, i := range headers {
+		b.keep(i)
+	}
+	return used
+}
+
+func keyOf(p Piece) string {
+	if p.Key != "" {
+		return p.Key
+	}
+	return p.Section
+}
+
+// wordSet is the set of normalised words of s, for memory relevance: runs of
+// letters and digits, lower-cased, without the commonest English function
+// words and one-letter words. Scripts written without spaces (Han, kana,
+// Hangul, Thai) have no words to split on, so their runs contribute character
+// bigrams instead: 鴨川 in a memory item matches 鴨川 in the last action.
+func wordSet(s string) map[string]bool {
+	set := map[string]bool{}
+	var word []rune
+	flush := func() {
+		defer func() { word = word[:0] }()
+		if len(word) == 0 {
+			return
+		}
+		if isUnspaced(word[0]) {
+			if len(word) == 1 {
+				set[string(word)] = true
+			}
+			for i := 0; i+1 < len(word); i++ {
+				set[string(word[i:i+2])] = true
+			}
+			return
+		}
+		w := string(word)
+		if len(word) > 1 && !stopWords[w] {
+			set[w] = true
+		}
+	}
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
+			r = unicode.ToLower(r)
+			if len(word) > 0 && isUnspaced(word[0]) != isUnspaced(r) {
+				flush()
+			}
+			word = append(word, r)
+		default:
+			flush()
+		}
+	}
+	flush()
+	return set
+}
+
+func isUnspaced(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
+}
+
+func overlap(a, b map[string]bool) int {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	n := 0
+	for w := range a {
+		if b[w] {
+			n++
+		}
+	}
+	return n
+}
+
+// stopWords are words too common to say two texts are about the same thing.
+var stopWords = map[string]bool{
+	"the": true, "and": true, "for": true, "are": true, "but": true, "not": true, "you": true,
+	"all": true, "any": true, "can": true, "her": true, "was": true, "one": true, "our": true,
+	"out": true, "his": true, "has": true, "had": true, "him": true, "she": true, "they": true,
+	"them": true, "this": true, "that": true, "with": true, "from": true, "have": true,
+	"what": true, "when": true, "who": true, "how": true, "its": true, "into": true, "your": true,
+	"there": true, "their": true, "then": true, "than": true, "were": true, "will": true,
+	"would": true, "about": true, "been": true, "some": true, "does": true, "did": true,
+	"of": true, "to": true, "in": true, "is": true, "it": true, "on": true, "at": true,
+	"by": true, "or": true, "an": true, "as": true, "be": true, "he": true, "we": true,
+	"my": true, "me": true, "do": true, "so": true, "if": true, "no": true, "up": true,
+}
