@@ -11,6 +11,7 @@ require (
 require (
 	github.com/coregx/ahocorasick v0.3.1 // indirect
 	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
 	github.com/rogpeppe/go-internal v1.16.0 // indirect

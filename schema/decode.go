@@ -1,0 +1,501 @@
+package schema
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/lorekit/lore/diag"
+)
+
+// decoder turns position-carrying nodes into the model. It is lenient: a value
+// of the wrong type is skipped (the field keeps its default), because the JSON
+// Schema check reports it with a better message; the decoder only reports what
+// the schema cannot see (duplicate keys).
+type decoder struct {
+	file  string
+	data  []byte
+	li    *lineIndex
+	diags []diag.Diagnostic
+}
+
+func newDecoder(file string, data []byte) *decoder {
+	return &decoder{file: file, data: data}
+}
+
+func (d *decoder) pos(n *yaml.Node) Pos {
+	if n == nil {
+		return Pos{File: d.file}
+	}
+	return Pos{File: d.file, Line: n.Line, Col: n.Column}
+}
+
+// fields lists a mapping's pairs and reports duplicate keys.
+func (d *decoder) fields(m *yaml.Node) []pair {
+	ps, dups := pairs(m)
+	for _, dp := range dups {
+		first := ""
+		for _, p := range ps {
+			if p.Key == dp.Key {
+				first = strconv.Itoa(p.KeyN.Line) + ":" + strconv.Itoa(p.KeyN.Column)
+			}
+		}
+		d.diags = append(d.diags, diag.New(d.pos(dp.KeyN), diag.Error, "schema",
+			"field %q is given twice (first at %s); the later value would be lost", dp.Key, first))
+	}
+	return ps
+}
+
+func str(n *yaml.Node) (string, bool) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() == "!!null" {
+		return "", false
+	}
+	return n.Value, true
+}
+
+func boolean(n *yaml.Node) (bool, bool) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
+		return false, false
+	}
+	b, ok := scalarValue(n).(bool)
+	return b, ok
+}
+
+func number(n *yaml.Node) (float64, bool) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return 0, false
+	}
+	if t := n.ShortTag(); t != "!!int" && t != "!!float" {
+		return 0, false
+	}
+	f, ok := scalarValue(n).(float64)
+	return f, ok
+}
+
+func integer(n *yaml.Node) (int, bool) {
+	f, ok := number(n)
+	if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, false
+	}
+	return int(f), true
+}
+
+func isNull(n *yaml.Node) bool {
+	n = resolve(n)
+	return n != nil && n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
+}
+
+func items(n *yaml.Node) []*yaml.Node {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.SequenceNode {
+		return nil
+	}
+	return n.Content
+}
+
+// keywords decodes a list of strings with their positions.
+func (d *decoder) keywords(n *yaml.Node) []Keyword {
+	var out []Keyword
+	for _, c := range items(n) {
+		if s, ok := str(c); ok {
+			out = append(out, Keyword{Text: s, Pos: d.pos(c)})
+		}
+	}
+	return out
+}
+
+func (d *decoder) strings(n *yaml.Node) []string {
+	var out []string
+	for _, c := range items(n) {
+		if s, ok := str(c); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// entry decodes one entry mapping and applies SPEC §1's defaults.
+func (d *decoder) entry(n *yaml.Node) *Entry {
+	e := &Entry{
+		Pos:                   d.pos(n),
+		Fields:                map[string]Pos{},
+		Role:                  "character",
+		APIRole:               "system",
+		Enabled:               true,
+		ConditionLogic:        "all",
+		SecondaryKeywordLogic: AndAny,
+	}
+	for _, p := range d.fields(n) {
+		v := p.Value
+		e.Fields[p.Key] = d.pos(v)
+		switch p.Key {
+		case "id":
+			e.ID, _ = str(v)
+		case "name":
+			e.Name, _ = str(v)
+		case "content":
+			if s, ok := str(v); ok {
+				e.Content = s
+				d.contentPos(e, v)
+			}
+		case "role":
+			if s, ok := str(v); ok {
+				e.Role = s
+			}
+		case "apiRole":
+			if s, ok := str(v); ok {
+				e.APIRole = s
+			}
+		case "section":
+			e.Section, _ = str(v)
+		case "position":
+			e.Position, _ = integer(v)
+		case "enabled":
+			if b, ok := boolean(v); ok {
+				e.Enabled = b
+			}
+		case "alwaysSend":
+			// applied after the section is known
+		case "keywords":
+			e.Keywords = d.keywords(v)
+		case "conditions":
+			for _, c := range items(v) {
+				e.Conditions = append(e.Conditions, d.condition(c))
+			}
+		case "conditionLogic":
+			if s, ok := str(v); ok {
+				e.ConditionLogic = s
+			}
+		case "depth":
+			if i, ok := integer(v); ok {
+				e.Depth = &i
+			}
+		case "matchWholeWords":
+			e.MatchWholeWords, _ = boolean(v)
+		case "secondaryKeywords":
+			e.SecondaryKeywords = d.keywords(v)
+		case "secondaryKeywordLogic":
+			if s, ok := str(v); ok {
+				e.SecondaryKeywordLogic = s
+			}
+		case "preventRecursion":
+			e.PreventRecursion, _ = boolean(v)
+		case "excludeRecursion":
+			e.ExcludeRecursion, _ = boolean(v)
+		case "tags":
+			e.Tags = d.strings(v)
+		case "folderId":
+			e.FolderID, _ = str(v)
+		case "lint":
+			e.Lint.Pos = d.pos(v)
+			for _, lp := range d.fields(v) {
+				switch lp.Key {
+				case "ignore":
+					if s, ok := str(lp.Value); ok { // a single rule id is accepted too
+						e.Lint.Ignore = []Keyword{{Text: s, Pos: d.pos(lp.Value)}}
+					} else {
+						e.Lint.Ignore = d.keywords(lp.Value)
+					}
+				case "reason":
+					e.Lint.Reason, _ = str(lp.Value)
+				}
+			}
+		case "extensions":
+			if m, ok := ToValue(v).(map[string]any); ok {
+				e.Extensions = m
+			}
+		}
+	}
+	e.AlwaysSend = DefaultAlwaysSend(e.Section)
+	for _, p := range pairsOf(n, "alwaysSend") {
+		if b, ok := boolean(p); ok {
+			e.AlwaysSend = b
+		}
+	}
+	if e.Name == "" {
+		e.Name = e.ID
+	}
+	return e
+}
+
+// pairsOf returns the value of key in mapping m (zero or one element).
+func pairsOf(m *yaml.Node, key string) []*yaml.Node {
+	ps, _ := pairs(m)
+	for _, p := range ps {
+		if p.Key == key {
+			return []*yaml.Node{p.Value}
+		}
+	}
+	return nil
+}
+
+// contentPos records where the text of content starts and, where the source
+// maps one to one onto the text, a function from offsets to positions.
+func (d *decoder) contentPos(e *Entry, v *yaml.Node) {
+	at := v
+	v = resolve(v)
+	e.ContentPos = d.pos(at)
+	if at != v { // an alias: point at the alias, the text lives elsewhere
+		return
+	}
+	switch v.Style {
+	case yaml.LiteralStyle, yaml.FoldedStyle:
+		// yaml.v3 gives the indicator's line; the text starts on the next line,
+		// at the block's indentation.
+		if d.li == nil {
+			d.li = newLineIndex(d.file, d.data)
+		}
+		first := v.Line + 1
+		indent := blockIndent(d.li, first)
+		e.ContentPos = Pos{File: d.file, Line: first, Col: indent + 1}
+		if v.Style == yaml.LiteralStyle {
+			file, content := d.file, e.Content
+			e.ContentLine = func(off int) Pos {
+				off = max(0, min(off, len(content)))
+				line, start := first, 0
+				for i := 0; i < off; i++ {
+					if content[i] == '\n' {
+						line++
+						start = i + 1
+					}
+				}
+				return Pos{File: file, Line: line, Col: indent + 1 + utf8.RuneCountInString(content[start:off])}
+			}
+		}
+	case yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
+		e.ContentPos.Col++ // past the quote
+		if !strings.ContainsAny(e.Content, "\n\\'\"") {
+			e.ContentLine = sameLine(d.file, e.ContentPos, e.Content)
+		}
+	case 0: // plain
+		if !strings.Contains(e.Content, "\n") {
+			e.ContentLine = sameLine(d.file, e.ContentPos, e.Content)
+		}
+	}
+}
+
+// sameLine maps offsets of a one-line scalar written without escapes.
+func sameLine(file string, p Pos, content string) func(int) Pos {
+	return func(off int) Pos {
+		off = max(0, min(off, len(content)))
+		return Pos{File: file, Line: p.Line, Col: p.Col + utf8.RuneCountInString(content[:off])}
+	}
+}
+
+// blockIndent is the indentation of the first non-blank line from line on.
+func blockIndent(li *lineIndex, line int) int {
+	for l := line; l <= len(li.starts); l++ {
+		off := li.starts[l-1]
+		n := 0
+		for off+n < len(li.data) && li.data[off+n] == ' ' {
+			n++
+		}
+		if off+n < len(li.data) && li.data[off+n] != '\n' && li.data[off+n] != '\r' {
+			return n
+		}
+	}
+	return 0
+}
+
+func (d *decoder) condition(n *yaml.Node) Condition {
+	c := Condition{Pos: d.pos(n), Fields: map[string]Pos{}}
+	for _, p := range d.fields(n) {
+		c.Fields[p.Key] = d.pos(p.Value)
+		switch p.Key {
+		case "variableId":
+			c.VariableID, _ = str(p.Value)
+		case "operator":
+			c.Operator, _ = str(p.Value)
+		case "value":
+			c.Value = ToValue(p.Value)
+		}
+	}
+	return c
+}
+
+// manifest decodes the manifest keys of a mapping (entries are left to the caller).
+func (d *decoder) manifest(n *yaml.Node) Manifest {
+	m := Manifest{Pos: d.pos(n), Fields: map[string]Pos{}, Settings: DefaultSettings()}
+	for _, p := range d.fields(n) {
+		v := p.Value
+		m.Fields[p.Key] = d.pos(v)
+		switch p.Key {
+		case "name":
+			m.Name, _ = str(v)
+		case "description":
+			m.Description, _ = str(v)
+		case "character":
+			m.Character, _ = str(v)
+		case "format":
+			m.Format, _ = str(v)
+		case "settings":
+			m.Settings = d.settings(v)
+		case "variables":
+			for _, c := range items(v) {
+				m.Variables = append(m.Variables, d.variable(c))
+			}
+		case "persona":
+			if resolve(v) != nil && resolve(v).Kind == yaml.MappingNode {
+				m.Persona = d.persona(v)
+			}
+		case "presets":
+			m.Presets = d.keywords(v)
+		case "transforms":
+			for _, c := range items(v) {
+				m.Transforms = append(m.Transforms, d.transform(c))
+			}
+		case "folders":
+			for _, c := range items(v) {
+				f := Folder{Pos: d.pos(c)}
+				for _, fp := range d.fields(c) {
+					switch fp.Key {
+					case "id":
+						f.ID, _ = str(fp.Value)
+					case "name":
+						f.Name, _ = str(fp.Value)
+					}
+				}
+				if f.Name == "" {
+					f.Name = f.ID
+				}
+				m.Folders = append(m.Folders, f)
+			}
+		case "extensions":
+			if x, ok := ToValue(v).(map[string]any); ok {
+				m.Extensions = x
+			}
+		}
+	}
+	return m
+}
+
+func (d *decoder) settings(n *yaml.Node) Settings {
+	s := DefaultSettings()
+	s.Fields = map[string]Pos{}
+	for _, p := range d.fields(n) {
+		v := p.Value
+		s.Fields[p.Key] = d.pos(v)
+		switch p.Key {
+		case "contextTokens":
+			if i, ok := integer(v); ok {
+				s.ContextTokens = i
+			}
+		case "responseReserve":
+			if i, ok := integer(v); ok {
+				s.ResponseReserve = i
+			}
+		case "tokenizer":
+			if t, ok := str(v); ok {
+				s.Tokenizer = t
+			}
+		case "requiredCap":
+			if f, ok := number(v); ok {
+				s.RequiredCap = f
+			}
+		case "recursionLimit":
+			if i, ok := integer(v); ok {
+				s.RecursionLimit = i
+			}
+		case "shares":
+			for _, sp := range d.fields(v) {
+				s.Fields["shares."+sp.Key] = d.pos(sp.Value)
+				f, ok := number(sp.Value)
+				if !ok {
+					continue
+				}
+				switch sp.Key {
+				case "cards":
+					s.Shares.Cards = f
+				case "history":
+					s.Shares.History = f
+				case "memory":
+					s.Shares.Memory = f
+				}
+			}
+		}
+	}
+	return s
+}
+
+func (d *decoder) variable(n *yaml.Node) Variable {
+	v := Variable{Pos: d.pos(n), Fields: map[string]Pos{}, Type: "string"}
+	for _, p := range d.fields(n) {
+		v.Fields[p.Key] = d.pos(p.Value)
+		switch p.Key {
+		case "id":
+			v.ID, _ = str(p.Value)
+		case "type":
+			if s, ok := str(p.Value); ok {
+				v.Type = s
+			}
+		case "default":
+			v.Default = ToValue(p.Value)
+		case "description":
+			v.Description, _ = str(p.Value)
+		}
+	}
+	if _, given := v.Fields["type"]; !given {
+		v.Type = valueType(v.Default)
+	}
+	return v
+}
+
+// valueType names the variable type of a decoded value (SPEC §2's types).
+func valueType(x any) string {
+	switch x.(type) {
+	case float64:
+		return "number"
+	case bool:
+		return "boolean"
+	case []any:
+		return "list"
+	case map[string]any:
+		return "object"
+	}
+	return "string"
+}
+
+func (d *decoder) persona(n *yaml.Node) *Persona {
+	pe := &Persona{Pos: d.pos(n)}
+	for _, p := range d.fields(n) {
+		switch p.Key {
+		case "name":
+			pe.Name, _ = str(p.Value)
+		case "appearance":
+			pe.Appearance, _ = str(p.Value)
+		case "backstory":
+			pe.Backstory, _ = str(p.Value)
+		}
+	}
+	return pe
+}
+
+func (d *decoder) transform(n *yaml.Node) Transform {
+	t := Transform{Pos: d.pos(n), Fields: map[string]Pos{}}
+	for _, p := range d.fields(n) {
+		t.Fields[p.Key] = d.pos(p.Value)
+		switch p.Key {
+		case "pattern":
+			t.Pattern, _ = str(p.Value)
+		case "replace":
+			t.Replace, _ = str(p.Value)
+		case "minDepth":
+			if i, ok := integer(p.Value); ok {
+				t.MinDepth = &i
+			}
+		case "maxDepth":
+			if i, ok := integer(p.Value); ok {
+				t.MaxDepth = &i
+			}
+		case "roles":
+			t.Roles = d.strings(p.Value)
+		}
+	}
+	return t
+}

@@ -1,0 +1,238 @@
+package schema
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/lorekit/lore/diag"
+)
+
+// manifestNames are the file names of a folder lorebook's manifest.
+var manifestNames = []string{"lorebook.yaml", "lorebook.yml", "lorebook.json"}
+
+// entryKeys are keys only an entry has: a single file whose top-level mapping
+// has them (and no entries:) is one entry.
+var entryKeys = []string{"id", "section", "content", "keywords"}
+
+// Load reads a lorebook in lore's own format (SPEC §2): a folder with a
+// manifest and entry files, one file with manifest keys and entries:, or a
+// bare list of entries. Schema problems and duplicate ids come back as
+// diagnostics; the error (a *ParseError, or several joined) is for input that
+// cannot be read or parsed, and the lorebook then holds what could be loaded.
+func Load(path string) (*Lorebook, []diag.Diagnostic, error) {
+	lb := &Lorebook{Path: path, Format: "lore", Manifest: Manifest{Settings: DefaultSettings()}}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, errAt(Pos{File: path}, "%s", describeIOError(err))
+	}
+	var ds []diag.Diagnostic
+	if st.IsDir() {
+		ds, err = loadFolder(lb, path)
+	} else {
+		ds, err = loadSingle(lb, path)
+	}
+	if lb.Manifest.Name == "" {
+		base := filepath.Base(filepath.Clean(path))
+		lb.Manifest.Name = strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	ds = append(ds, duplicateIDs(lb.Entries)...)
+	return lb, diag.Sort(ds), err
+}
+
+func loadSingle(lb *Lorebook, path string) ([]diag.Diagnostic, error) {
+	root, data, err := ParseFile(path)
+	if err != nil {
+		return nil, err
+	}
+	lb.Files = append(lb.Files, path)
+	d := newDecoder(path, data)
+	switch {
+	case root.Kind == yaml.SequenceNode:
+		ds := (&docCheck{file: path, root: root, entryAt: []string{"*"}}).check("entries")
+		for _, c := range root.Content {
+			lb.Entries = append(lb.Entries, d.entry(c))
+		}
+		return append(ds, d.diags...), nil
+	case root.Kind == yaml.MappingNode && isSingleEntry(root):
+		ds := (&docCheck{file: path, root: root, entryAt: []string{}}).check("entry")
+		lb.Entries = append(lb.Entries, d.entry(root))
+		return append(ds, d.diags...), nil
+	case root.Kind == yaml.MappingNode:
+		ds := (&docCheck{file: path, root: root, entryAt: []string{"entries", "*"}}).check("lorebook")
+		lb.Manifest = d.manifest(root)
+		lb.Entries = append(lb.Entries, d.entriesOf(root)...)
+		return append(ds, d.diags...), nil
+	}
+	return []diag.Diagnostic{diag.New(Pos{File: path, Line: root.Line, Col: root.Column}, diag.Error, "schema",
+		"expected a lorebook (a mapping with entries:, or a list of entries), found %s", kindName(root))}, nil
+}
+
+func isSingleEntry(root *yaml.Node) bool {
+	ps, _ := pairs(root)
+	entryish := false
+	for _, p := range ps {
+		if p.Key == "entries" {
+			return false
+		}
+		for _, k := range entryKeys {
+			if p.Key == k {
+				entryish = true
+			}
+		}
+	}
+	return entryish
+}
+
+// entriesOf decodes the entries: list of a manifest mapping.
+func (d *decoder) entriesOf(root *yaml.Node) []*Entry {
+	var out []*Entry
+	for _, v := range pairsOf(root, "entries") {
+		for _, c := range items(v) {
+			out = append(out, d.entry(c))
+		}
+	}
+	return out
+}
+
+func loadFolder(lb *Lorebook, dir string) ([]diag.Diagnostic, error) {
+	var manifests []string
+	for _, n := range manifestNames {
+		p := filepath.Join(dir, n)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			manifests = append(manifests, p)
+		}
+	}
+	switch len(manifests) {
+	case 0:
+		return nil, errAt(Pos{File: dir}, "folder has no lorebook.yaml (or lorebook.yml, lorebook.json): a folder lorebook needs a manifest, even one holding only name:")
+	case 1:
+	default:
+		return nil, errAt(Pos{File: manifests[1]}, "folder has two manifests, %s and %s: keep one", filepath.Base(manifests[0]), filepath.Base(manifests[1]))
+	}
+	var ds []diag.Diagnostic
+	var errs []error
+	root, data, err := ParseFile(manifests[0])
+	if err != nil {
+		errs = append(errs, err)
+	} else {
+		lb.Files = append(lb.Files, manifests[0])
+		d := newDecoder(manifests[0], data)
+		if root.Kind != yaml.MappingNode {
+			ds = append(ds, diag.New(Pos{File: manifests[0], Line: root.Line, Col: root.Column}, diag.Error, "schema",
+				"the manifest must be a mapping (name:, settings:, ...), not %s", kindName(root)))
+		} else {
+			ds = append(ds, (&docCheck{file: manifests[0], root: root, entryAt: []string{"entries", "*"}}).check("lorebook")...)
+			lb.Manifest = d.manifest(root)
+			lb.Entries = append(lb.Entries, d.entriesOf(root)...)
+			ds = append(ds, d.diags...)
+		}
+	}
+	files, err := entryFiles(dir, manifests[0])
+	if err != nil {
+		errs = append(errs, err)
+	}
+	for _, f := range files {
+		root, data, err := ParseFile(f)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		lb.Files = append(lb.Files, f)
+		d := newDecoder(f, data)
+		switch root.Kind {
+		case yaml.SequenceNode:
+			ds = append(ds, (&docCheck{file: f, root: root, entryAt: []string{"*"}}).check("entries")...)
+			for _, c := range root.Content {
+				lb.Entries = append(lb.Entries, d.entry(c))
+			}
+		case yaml.MappingNode:
+			ds = append(ds, (&docCheck{file: f, root: root, entryAt: []string{}}).check("entry")...)
+			lb.Entries = append(lb.Entries, d.entry(root))
+		default:
+			ds = append(ds, diag.New(Pos{File: f, Line: root.Line, Col: root.Column}, diag.Error, "schema",
+				"an entry file holds one entry (a mapping) or a list of entries, not %s", kindName(root)))
+		}
+		ds = append(ds, d.diags...)
+	}
+	return ds, errors.Join(errs...)
+}
+
+// entryFiles lists *.yaml, *.yml and *.json below dir, sorted by path,
+// skipping hidden files and folders and the manifest.
+func entryFiles(dir, manifest string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return errAt(Pos{File: p}, "%s", describeIOError(err))
+		}
+		name := de.Name()
+		if p != dir && strings.HasPrefix(name, ".") {
+			if de.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if de.IsDir() || p == manifest {
+			return nil
+		}
+		switch strings.ToLower(filepath.Ext(name)) {
+		case ".yaml", ".yml", ".json":
+			files = append(files, p)
+		}
+		return nil
+	})
+	sort.Slice(files, func(i, j int) bool { return filepath.ToSlash(files[i]) < filepath.ToSlash(files[j]) })
+	return files, err
+}
+
+// duplicateIDs reports every entry whose id an earlier entry already has,
+// naming both places.
+func duplicateIDs(entries []*Entry) []diag.Diagnostic {
+	first := make(map[string]*Entry, len(entries))
+	var ds []diag.Diagnostic
+	for _, e := range entries {
+		if e.ID == "" {
+			continue
+		}
+		if f, ok := first[e.ID]; ok {
+			fp := f.FieldPos("id")
+			ds = append(ds, diag.New(e.FieldPos("id"), diag.Error, "duplicate-id",
+				"duplicate id %q: also the id of the entry at %s; ids must be unique in a lorebook", e.ID, fp))
+			continue
+		}
+		first[e.ID] = e
+	}
+	return ds
+}
+
+// ErrorDiagnostics turns a load error (one *ParseError or several joined) into
+// diagnostics with rule "load"; other errors get the position of path.
+func ErrorDiagnostics(path string, err error) []diag.Diagnostic {
+	if err == nil {
+		return nil
+	}
+	var out []diag.Diagnostic
+	var walk func(error)
+	walk = func(e error) {
+		if j, ok := e.(interface{ Unwrap() []error }); ok {
+			for _, x := range j.Unwrap() {
+				walk(x)
+			}
+			return
+		}
+		var pe *ParseError
+		if errors.As(e, &pe) {
+			out = append(out, pe.Diagnostic())
+			return
+		}
+		out = append(out, diag.New(Pos{File: path}, diag.Error, "load", "%v", e))
+	}
+	walk(err)
+	return out
+}
