@@ -1,10 +1,142 @@
 package cmd
 
-import "github.com/spf13/cobra"
+import (
+	"os"
+	"strings"
 
-// TODO(owner: helper) replace this placeholder with the real command.
+	"github.com/spf13/cobra"
+
+	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/schema"
+)
+
+type validateOptions struct {
+	format string
+	color  string
+	kind   string
+}
+
 func newValidateCmd(iox *IO) *cobra.Command {
-	return &cobra.Command{Use: "validate", Short: "(not built yet)", RunE: func(*cobra.Command, []string) error {
-		return usageErr("validate is not built yet")
-	}}
+	opts := &validateOptions{}
+	c := &cobra.Command{
+		Use:   "validate PATH...",
+		Short: "Check lorebooks, transcripts and variables files against the schema",
+		Long: `validate checks each PATH against lore's JSON Schema (see 'lore schema') and
+for load errors, printing one line per problem:
+
+  file:line:col: error: message [schema]
+
+A PATH is a lorebook folder, a lorebook file (lore's own YAML/JSON or a foreign
+format such as a SillyTavern world or a character card), a transcript or a
+variables file. What a file is, is decided by its content unless --kind says:
+  - a .jsonl file, a mapping with messages: (or summary:, memory:, pending:),
+    or a list of {role, content} messages is a transcript;
+  - a mapping with none of the manifest, entry or transcript keys is a
+    variables file (variable id: value);
+  - anything else, and every folder, is a lorebook.
+
+Exit codes: 0 clean, 1 errors found, 2 bad usage or a file that cannot be read
+or parsed. Text output goes to stdout and a summary line to stderr; with
+--format json stdout holds exactly one {"diagnostics": [...]} object.`,
+		Example: `  lore validate fixtures/eldoria/book
+  lore validate book/ transcript.yaml vars.yaml --format json
+  lore validate --kind vars state.yaml`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runValidate(iox, opts, args)
+		},
+	}
+	c.Flags().StringVar(&opts.format, "format", "text", "output format: "+strings.Join(diag.Formats(), ", "))
+	c.Flags().StringVar(&opts.kind, "kind", "auto", "what every PATH is: auto, lorebook, transcript or vars")
+	addColorFlag(c, &opts.color)
+	return c
+}
+
+func runValidate(iox *IO, opts *validateOptions, paths []string) error {
+	on, err := useColor(iox, opts.color)
+	if err != nil {
+		return err
+	}
+	switch opts.kind {
+	case "auto", "lorebook", "transcript", "vars":
+	default:
+		return usageErr("--kind must be auto, lorebook, transcript or vars, not %q", opts.kind)
+	}
+	pr, err := diag.NewPrinter(opts.format, diag.Options{Color: on, Source: diag.FileSource()})
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	var all []diag.Diagnostic
+	files, unreadable := 0, false
+	for _, p := range paths {
+		ds, n, err := validatePath(p, opts.kind)
+		files += n
+		all = append(all, ds...)
+		if err != nil {
+			unreadable = true
+			all = append(all, schema.ErrorDiagnostics(p, err)...)
+		}
+	}
+	all = diag.Sort(all)
+	if err := pr.Print(iox.Stdout, all); err != nil {
+		return err
+	}
+	if opts.format == "text" {
+		iox.Stderr.Write([]byte(diag.Summary(all, files) + "\n"))
+	}
+	errs, _, _ := diag.Count(all)
+	switch {
+	case unreadable:
+		return exitCode(ExitUsage)
+	case errs > 0:
+		return exitCode(ExitFindings)
+	}
+	return nil
+}
+
+// validatePath loads one path as the kind given or detected, returning its
+// diagnostics and how many files it read.
+func validatePath(p, kind string) ([]diag.Diagnostic, int, error) {
+	if kind == "auto" {
+		kind = detectKind(p)
+	}
+	switch kind {
+	case "transcript":
+		_, ds, err := schema.LoadTranscript(p)
+		return ds, 1, err
+	case "vars":
+		_, ds, err := schema.LoadVars(p)
+		return ds, 1, err
+	}
+	lb, ds, err := formats.Open(p)
+	n := 1
+	if lb != nil && len(lb.Files) > 0 {
+		n = len(lb.Files)
+	}
+	return ds, n, err
+}
+
+// detectKind parses a file to decide what it is (schema.DetectKind); folders
+// and files that do not parse are lorebooks, so that formats.Open reports them
+// (a PNG character card is binary, and only formats reads it).
+func detectKind(p string) string {
+	if st, err := os.Stat(p); err != nil || st.IsDir() {
+		return "lorebook"
+	}
+	if strings.EqualFold(strings.TrimPrefix(lastExt(p), "."), "jsonl") {
+		return "transcript"
+	}
+	root, _, err := schema.ParseFile(p)
+	if err != nil {
+		return "lorebook"
+	}
+	return schema.DetectKind(p, root).String()
+}
+
+func lastExt(p string) string {
+	if i := strings.LastIndexAny(p, `./\`); i >= 0 && p[i] == '.' {
+		return p[i:]
+	}
+	return ""
 }
