@@ -1,0 +1,98 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/lorekit/lore/schema"
+)
+
+// WriteExplanation prints, for one entry, whether it is in the prompt, where,
+// and every reason activation and the budget gave (`lore render --explain ID`).
+// It returns an error when the lorebook has no entry with that id; Suggest
+// offers the nearest id for the message.
+func WriteExplanation(w io.Writer, r *Result, id string, color bool) error {
+	p := painter(color)
+	var e *schema.Entry
+	if r.Book != nil {
+		for _, x := range r.Book.Entries {
+			if x.ID == id {
+				e = x
+				break
+			}
+		}
+	}
+	if e == nil {
+		return fmt.Errorf("no entry %q in the lorebook", id)
+	}
+	var b strings.Builder
+	title := p.paint("1", e.ID)
+	if e.Name != "" && e.Name != e.ID {
+		title += fmt.Sprintf(" (%s)", e.Name)
+	}
+	title += ", " + e.Section
+	if pos := e.Pos.String(); pos != "-" {
+		title += ", " + pos
+	}
+	b.WriteString(title + "\n")
+
+	var in *ActivatedOut
+	for i := range r.Activated {
+		if r.Activated[i].ID == id {
+			in = &r.Activated[i]
+			break
+		}
+	}
+	if in != nil {
+		b.WriteString(p.paint("1;32", "in the prompt") + fmt.Sprintf(": step %d (%s), %s\n",
+			in.Step, stepTitles[in.Step], describeTrigger(*in)))
+	} else {
+		b.WriteString(p.paint("1;31", "not in the prompt") + "\n")
+	}
+	if x := r.Explain[id]; x != nil {
+		for _, reason := range x.Reasons {
+			b.WriteString("  - " + reason + "\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Suggest returns the id of ids nearest to id by edit distance, or "" when
+// none is close enough to be what the user meant.
+func Suggest(id string, ids []string) string {
+	best, bestD := "", -1
+	for _, c := range ids {
+		d := editDistance(id, c)
+		if bestD < 0 || d < bestD || (d == bestD && c < best) {
+			best, bestD = c, d
+		}
+	}
+	if best == "" || bestD > max(2, len([]rune(id))/3) {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

@@ -1,0 +1,48 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Output writes a rendered prompt in one format (SPEC §7 `render --format`).
+// Every output is deterministic: the same Result gives the same bytes.
+type Output interface {
+	Write(w io.Writer, r *Result) error
+}
+
+// OutputOptions are what the text output needs from the command line; the
+// machine formats ignore them.
+type OutputOptions struct {
+	Color  bool // ANSI colour (a terminal, no NO_COLOR)
+	Report bool // append the budget report (--report)
+}
+
+// OutputFormats lists the formats NewOutput accepts, default first.
+func OutputFormats() []string { return []string{"text", "json", "openai", "anthropic"} }
+
+// NewOutput returns the writer for a format name.
+func NewOutput(format string, o OutputOptions) (Output, error) {
+	switch format {
+	case "text", "":
+		return textOutput{o}, nil
+	case "json":
+		return jsonOutput{}, nil
+	case "openai":
+		return openaiOutput{}, nil
+	case "anthropic":
+		return anthropicOutput{}, nil
+	}
+	return nil, fmt.Errorf("unknown format %q (valid: %s)", format, strings.Join(OutputFormats(), ", "))
+}
+
+// writeJSON prints v with two-space indentation and without HTML escaping:
+// prompts are full of <tags> and & that must reach the reader as written.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

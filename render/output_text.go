@@ -1,0 +1,187 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// stepTitles label the steps of SPEC §3 in the text output.
+var stepTitles = map[int]string{
+	StepSystemPresets: "system presets",
+	StepPersona:       "persona",
+	StepFormat:        "format",
+	StepExamples:      "examples",
+	StepBreakpoint:    "cache breakpoint: everything above is the same every turn",
+	StepTriggered:     "triggered entries",
+	StepStartChat:     "start of the chat",
+	StepSummary:       "summary",
+	StepMemory:        "memory",
+	StepHistory:       "chat history",
+	StepPending:       "pending effects",
+	StepState:         "state",
+	StepPostHistory:   "post-history",
+}
+
+// ruleWidth is the width of the step rules, in columns.
+const ruleWidth = 72
+
+// textOutput prints the prompt for a person: a rule for each step, then each
+// message with its role, where it came from and why it is there, and its
+// content indented under it.
+type textOutput struct{ o OutputOptions }
+
+type painter bool
+
+func (p painter) paint(code, s string) string {
+	if !p || s == "" {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+func (textOutput) stepRule(p painter, step int) string {
+	label := "── " + strconv.Itoa(step) + " · " + stepTitles[step] + " "
+	n := ruleWidth - len([]rune(label))
+	if n < 3 {
+		n = 3
+	}
+	return p.paint("1;36", label+strings.Repeat("─", n))
+}
+
+func (t textOutput) Write(w io.Writer, r *Result) error {
+	p := painter(t.o.Color)
+	var b strings.Builder
+	byID := map[string]ActivatedOut{}
+	for _, a := range r.Activated {
+		byID[a.ID] = a
+	}
+
+	name := "lorebook"
+	if r.Book != nil && r.Book.Manifest.Name != "" {
+		name = r.Book.Manifest.Name
+	}
+	head := fmt.Sprintf("%s: %d messages", name, len(r.Messages))
+	if r.Report != nil {
+		head += fmt.Sprintf(", %d of %d available tokens (%s)", r.Report.Total, r.Report.Available, r.Report.Tokenizer)
+	}
+	b.WriteString(p.paint("1", head) + "\n")
+
+	step := 0
+	for _, m := range r.Messages {
+		if m.Step != step {
+			if step < StepBreakpoint && m.Step > StepBreakpoint && r.Breakpoint >= 0 {
+				b.WriteString("\n" + t.stepRule(p, StepBreakpoint) + "\n")
+			}
+			step = m.Step
+			b.WriteString("\n" + t.stepRule(p, step) + "\n")
+		} else {
+			b.WriteString("\n")
+		}
+		b.WriteString(t.header(p, m, byID) + "\n")
+		for _, line := range strings.Split(m.Content, "\n") {
+			if line == "" {
+				b.WriteString("\n")
+				continue
+			}
+			b.WriteString("  " + line + "\n")
+		}
+		if m.Cut {
+			b.WriteString("  " + p.paint("33", "[… cut here to fit the budget]") + "\n")
+		}
+	}
+
+	if out := t.leftOut(r, byID); out != "" {
+		b.WriteString("\n" + p.paint("2", out) + "\n")
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	if t.o.Report && r.Report != nil {
+		if _, err := io.WriteString(w, "\n"); err != nil {
+			return err
+		}
+		r.Report.WriteText(w, t.o.Color)
+	}
+	return nil
+}
+
+// header is "role · source — why", e.g.
+// "system · sleeping-stag — keyword "tavern" in message:3, depth 2".
+func (textOutput) header(p painter, m Message, byID map[string]ActivatedOut) string {
+	roleColour := map[string]string{"system": "33", "user": "32", "assistant": "35"}[m.Role]
+	h := p.paint("1;"+roleColour, m.Role)
+	if len(m.Sources) > 0 {
+		h += " · " + p.paint("1", strings.Join(m.Sources, ", "))
+	}
+	var why []string
+	for _, s := range m.Sources {
+		if a, ok := byID[s]; ok && m.Content != MarkerExampleChat {
+			why = append(why, describeTrigger(a))
+		}
+	}
+	if m.Cut {
+		why = append(why, "cut")
+	}
+	if len(why) > 0 {
+		h += p.paint("2", " — "+strings.Join(why, "; "))
+	}
+	return h
+}
+
+// describeTrigger says in words what brought an entry in.
+func describeTrigger(a ActivatedOut) string {
+	var s string
+	switch {
+	case a.Trigger.In == "always" || a.Trigger.In == "":
+		s = "always sent"
+	case strings.HasPrefix(a.Trigger.In, "entry:"):
+		s = fmt.Sprintf("keyword %q in %s (recursion %d)", a.Trigger.Keyword, a.Trigger.In, a.Recursion)
+	default:
+		s = fmt.Sprintf("keyword %q in %s", a.Trigger.Keyword, a.Trigger.In)
+	}
+	if a.Depth != nil {
+		s += ", depth " + strconv.Itoa(*a.Depth)
+	}
+	return s
+}
+
+// leftOut names the entries that are not in the prompt and points at --explain.
+func (textOutput) leftOut(r *Result, in map[string]ActivatedOut) string {
+	if r.Book == nil {
+		return ""
+	}
+	var ids []string
+	for _, e := range r.Book.Entries {
+		if _, ok := in[e.ID]; !ok {
+			ids = append(ids, e.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return ""
+	}
+	sort.Strings(ids)
+	ids = dedupe(ids)
+	const show = 12
+	list := strings.Join(ids[:min(len(ids), show)], ", ")
+	if len(ids) > show {
+		list += fmt.Sprintf(" and %d more", len(ids)-show)
+	}
+	noun := "entries"
+	if len(ids) == 1 {
+		noun = "entry"
+	}
+	return fmt.Sprintf("Not in the prompt: %d %s (%s).\n`lore render --explain ID` says why.", len(ids), noun, list)
+}
+
+func dedupe(sorted []string) []string {
+	out := sorted[:0]
+	for i, s := range sorted {
+		if i == 0 || s != sorted[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}

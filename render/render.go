@@ -1,0 +1,268 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/tokenize"
+)
+
+// Message is one message of the rendered prompt, as SPEC §7's JSON contract
+// names its fields.
+type Message struct {
+	Role    string   `json:"role"`
+	Content string   `json:"content"`
+	Step    int      `json:"step"`
+	Sources []string `json:"sources"`
+	// Section is the budget section the message counted against ("" for
+	// markers); Cut says the budget shortened it. Both are for the text output.
+	Section string `json:"-"`
+	Cut     bool   `json:"-"`
+}
+
+// ActivatedOut is one element of SPEC §7's `activated`.
+type ActivatedOut struct {
+	ID   string `json:"id"`
+	Step int    `json:"step"`
+	// Depth is the entry's depth when it was injected into history; absent
+	// for the triggered block and other sections.
+	Depth     *int    `json:"depth,omitempty"`
+	Trigger   Trigger `json:"trigger"`
+	Recursion int     `json:"recursion"`
+}
+
+// Result is a rendered prompt with its trace.
+type Result struct {
+	Messages []Message
+	// Activated lists the entries in the final prompt, in prompt order.
+	Activated []ActivatedOut
+	Report    *Report
+	// Breakpoint is the index in Messages of the last message before the
+	// cache breakpoint (SPEC §3 step 5), -1 when no message comes before it.
+	Breakpoint int
+	// Explain holds, for every entry of the lorebook, why it is or is not in
+	// the prompt: activation's reasons, then the budget's.
+	Explain map[string]*Explanation
+	// Book is the lorebook rendered (for names and positions in --explain).
+	Book *schema.Lorebook
+	// Warnings are problems that did not stop the render (a transform that
+	// does not compile); the command prints them on stderr.
+	Warnings []string
+}
+
+// Render activates, assembles and budgets one prompt. The trigger scan window
+// depends on the cards' share, which depends on what is always sent, so
+// activation runs twice: once with the default window to measure the Required
+// pieces, then with the window they leave (SPEC §4).
+func Render(in *Input) (*Result, error) {
+	if in == nil || in.Book == nil {
+		return nil, errors.New("render: no lorebook")
+	}
+	local := *in
+	in = &local
+	if in.Transcript == nil {
+		in.Transcript = &schema.Transcript{}
+	}
+	if in.Counter == nil {
+		c, err := tokenize.Get(in.Settings.Tokenizer)
+		if err != nil {
+			return nil, err
+		}
+		in.Counter = c
+	}
+	res := &Result{Book: in.Book, Breakpoint: -1}
+	if _, err := ApplyTransforms(in.Book, in.Transcript.Messages); err != nil {
+		res.Warnings = append(res.Warnings, "a transform was skipped: "+err.Error())
+	}
+
+	pre := Assemble(in, Activate(in, 0))
+	window := ScanWindow(pre, in.Settings, in.Counter)
+	act := Activate(in, window)
+	pieces := Assemble(in, act)
+	kept, report := Budget(pieces, in.Settings, in.Counter)
+	kept = dropEmptyMemoryHeader(kept)
+
+	res.Report = report
+	res.Messages = toMessages(kept)
+	for i, m := range res.Messages {
+		if m.Step < StepBreakpoint {
+			res.Breakpoint = i
+		}
+	}
+	idx := indexActivation(act)
+	res.Activated = activatedOut(kept, idx)
+	res.Explain = explain(in, act, idx, pieces, kept, res.Activated, report)
+	return res, nil
+}
+
+// dropEmptyMemoryHeader removes the "[Memory]" header when the budget left
+// out every memory item.
+func dropEmptyMemoryHeader(kept []Piece) []Piece {
+	out := kept[:0:0]
+	for i, p := range kept {
+		if p.Step == StepMemory && p.Section == "" &&
+			(i+1 == len(kept) || kept[i+1].Section != SecMemory) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// toMessages makes one message per piece, except that the memory header and
+// its items become one message: SPEC §7 names the whole block `memory`.
+func toMessages(kept []Piece) []Message {
+	var out []Message
+	for _, p := range kept {
+		if p.Section == SecMemory && len(out) > 0 {
+			last := &out[len(out)-1]
+			if last.Step == StepMemory {
+				last.Content += "\n" + p.Content
+				last.Cut = last.Cut || p.Cut
+				last.Section = SecMemory
+				continue
+			}
+		}
+		out = append(out, Message{Role: p.Role, Content: p.Content, Step: p.Step,
+			Sources: append([]string{}, p.Sources...), Section: p.Section, Cut: p.Cut})
+	}
+	return out
+}
+
+// activatedOut lists the entries of the kept pieces, in prompt order, once.
+func activatedOut(kept []Piece, idx entryIndex) []ActivatedOut {
+	var out []ActivatedOut
+	seen := map[string]bool{}
+	for _, p := range kept {
+		x := idx.of(p)
+		if x == nil || seen[x.Entry.ID] {
+			continue
+		}
+		seen[x.Entry.ID] = true
+		a := ActivatedOut{ID: x.Entry.ID, Step: p.Step, Trigger: x.Trigger, Recursion: x.Level}
+		if p.Step == StepHistory && x.Entry.Section == schema.SectionChatHistory && x.Entry.Depth != nil {
+			d := *x.Entry.Depth
+			a.Depth = &d
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// entryIndex maps entry ids to their activation, to find the entry behind a
+// piece: a piece is an entry's when its Key is that entry's id (markers and
+// presets have other keys).
+type entryIndex map[string]*Activated
+
+func indexActivation(act *Activation) entryIndex {
+	idx := entryIndex{}
+	if act == nil {
+		return idx
+	}
+	for _, x := range act.Active {
+		if x != nil && x.Entry != nil {
+			if _, ok := idx[x.Entry.ID]; !ok {
+				idx[x.Entry.ID] = x
+			}
+		}
+	}
+	return idx
+}
+
+// of returns the activated entry behind a piece, or nil.
+func (idx entryIndex) of(p Piece) *Activated {
+	if p.Card != nil && p.Card.Entry != nil {
+		return p.Card
+	}
+	return idx[p.Key]
+}
+
+// explain merges activation's reasons with what assembly and the budget did.
+func explain(in *Input, act *Activation, idx entryIndex, pieces, kept []Piece, out []ActivatedOut, r *Report) map[string]*Explanation {
+	res := map[string]*Explanation{}
+	for _, e := range in.Book.Entries {
+		x := &Explanation{}
+		if act != nil {
+			if w := act.Why[e.ID]; w != nil {
+				x.Active = w.Active
+				x.Reasons = append(x.Reasons, w.Reasons...)
+			}
+		}
+		res[e.ID] = x
+	}
+	inPrompt := map[string]bool{}
+	for _, a := range out {
+		inPrompt[a.ID] = true
+	}
+	assembled := map[string]Piece{}
+	for _, p := range pieces {
+		if x := idx.of(p); x != nil {
+			if _, ok := assembled[x.Entry.ID]; !ok {
+				assembled[x.Entry.ID] = p
+			}
+		}
+	}
+	cut := map[string]Piece{}
+	for _, p := range kept {
+		if x := idx.of(p); x != nil && p.Cut {
+			cut[x.Entry.ID] = p
+		}
+	}
+	opens := len(in.Transcript.Messages) > 0 && in.Transcript.Messages[0].Role == "assistant"
+	for _, e := range in.Book.Entries {
+		x := res[e.ID]
+		if !x.Active {
+			continue
+		}
+		p, wasAssembled := assembled[e.ID]
+		switch {
+		case e.Role == RoleGreeting && opens:
+			x.Reasons = append(x.Reasons, "greeting entry: not sent, because the transcript already opens with an assistant message")
+		case !wasAssembled:
+			x.Reasons = append(x.Reasons, "activated, but its content is empty after macros, so nothing is sent")
+		case !inPrompt[e.ID]:
+			x.Reasons = append(x.Reasons, budgetReason(p, r))
+		case cut[e.ID].Cut:
+			x.Reasons = append(x.Reasons, cutReason(cut[e.ID], r))
+		}
+	}
+	return res
+}
+
+// budgetReason says why the budget left an assembled entry out, from the
+// report's note on it.
+func budgetReason(p Piece, r *Report) string {
+	why := "there was no room for it"
+	budget := -1
+	if r != nil {
+		if sec := r.Section(p.Section); sec != nil {
+			budget = sec.Budget
+			for _, n := range sec.Notes {
+				if n.Key == p.Key && !n.Cut {
+					why = fmt.Sprintf("%s (it has %d tokens)", n.Why, n.Tokens)
+					break
+				}
+			}
+		}
+	}
+	switch p.Section {
+	case SecCards, SecHistory, SecMemory:
+		return fmt.Sprintf("activated, then left out by the budget: the %s share (%d tokens) was full: %s", p.Section, budget, why)
+	}
+	return fmt.Sprintf("activated, then left out by the budget: Required was over its cap (%d tokens) and the %s section did not fit: %s", budget, p.Section, why)
+}
+
+// cutReason says how much of a cut entry is left.
+func cutReason(p Piece, r *Report) string {
+	if r != nil {
+		if sec := r.Section(p.Section); sec != nil {
+			for _, n := range sec.Notes {
+				if n.Key == p.Key && n.Cut {
+					return fmt.Sprintf("in the prompt, but cut at its end from %d to %d tokens to fit the Required cap (%d tokens)", n.Tokens, n.Kept, r.RequiredCap)
+				}
+			}
+		}
+	}
+	return "in the prompt, but cut at its end to fit the Required cap"
+}
