@@ -1,0 +1,115 @@
+package formats
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/lorekit/lore/schema"
+)
+
+// aidKind tells legacy world info ({keys, entry, hidden}) from story cards
+// ({keys, value, type, title, description}); "" when items is neither.
+func aidKind(items *jnode) string {
+	if items == nil || items.kind != jArr || len(items.arr) == 0 {
+		return ""
+	}
+	wi, cards := true, true
+	for _, it := range items.arr {
+		if it.kind != jObj {
+			return ""
+		}
+		wi = wi && it.has("keys") && it.has("entry")
+		cards = cards && it.has("value") && (it.has("keys") || it.has("title"))
+	}
+	switch {
+	case wi:
+		return "wi"
+	case cards:
+		return "cards"
+	}
+	return ""
+}
+
+// aidAttr is the EWIJSON attribute suffix of a legacy key: "Karth River#[t=5l=5f=2S=2]".
+var aidAttr = regexp.MustCompile(`#\[[^\]]*\]\s*$`)
+
+func (im *importer) importAIDungeon(items *jnode, kind string) {
+	for i, obj := range items.arr {
+		var e *schema.Entry
+		if kind == "wi" {
+			e = im.aidWorldInfo(obj, i)
+		} else {
+			e = im.aidStoryCard(obj, i)
+		}
+		im.lb.Entries = append(im.lb.Entries, e)
+	}
+}
+
+func (im *importer) aidWorldInfo(obj *jnode, i int) *schema.Entry {
+	e := im.newEntry(obj, schema.SectionChatHistory)
+	e.Role = "lore"
+	e.Position = i
+	im.content(e, obj.get("entry"))
+	ext := rest(obj, "keys", "entry")
+	keys := obj.get("keys")
+	var attrs []any
+	for _, k := range im.commaKeywords(keys) {
+		if a := aidAttr.FindString(k.Text); a != "" {
+			attrs = append(attrs, strings.TrimSpace(a))
+			k.Text = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(k.Text), strings.TrimSpace(a)))
+		}
+		if k.Text != "" {
+			e.Keywords = append(e.Keywords, k)
+		}
+	}
+	im.field(e, "keywords", keys)
+	if len(attrs) > 0 {
+		if ext == nil {
+			ext = map[string]any{}
+		}
+		ext["keys"] = keys.value() // as written, attributes included
+		ext["keyAttributes"] = attrs
+		im.note("key-attributes", keys, "AI Dungeon #[...] key attributes have no place in lore: taken off the keys and kept under extensions.%s", im.format)
+	}
+	first := ""
+	if len(e.Keywords) > 0 {
+		first = e.Keywords[0].Text
+		e.Name = first
+	}
+	idText := ""
+	if s, ok := obj.get("id").strOf(); ok {
+		idText = s
+	}
+	e.ID = im.ids.id(first, "entry-"+idText)
+	setExt(e, im.format, ext)
+	return e
+}
+
+func (im *importer) aidStoryCard(obj *jnode, i int) *schema.Entry {
+	e := im.newEntry(obj, schema.SectionChatHistory)
+	e.Role = "lore"
+	e.Position = i
+	im.content(e, obj.get("value"))
+	e.Keywords = im.commaKeywords(obj.get("keys"))
+	im.field(e, "keywords", obj.get("keys"))
+	title, _ := obj.get("title").strOf()
+	if title != "" {
+		e.Name = title
+		im.field(e, "name", obj.get("title"))
+	}
+	if t, _ := obj.get("type").strOf(); t != "" {
+		e.Tags = []string{t}
+		im.field(e, "tags", obj.get("type"))
+	}
+	first := ""
+	if len(e.Keywords) > 0 {
+		first = e.Keywords[0].Text
+	}
+	e.ID = im.ids.id(title, first, "card")
+	ext := rest(obj, "keys", "value", "title", "type")
+	if d, _ := obj.get("description").strOf(); d != "" {
+		im.note("description", obj.get("description"), "story card descriptions (notes for the creator) are kept under extensions.%s", im.format)
+	}
+	setExt(e, im.format, ext)
+	return e
+}

@@ -1,0 +1,206 @@
+package formats
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/lorekit/lore/schema"
+)
+
+// cardSpec returns "card-v2", "card-v3", "lorebook-v3" or "" for root.
+func cardSpec(root *jnode) string {
+	spec, _ := root.get("spec").strOf()
+	switch spec {
+	case "chara_card_v2":
+		return FormatCardV2
+	case "chara_card_v3":
+		return FormatCardV3
+	case "lorebook_v3":
+		return FormatLorebookV3
+	}
+	return ""
+}
+
+// cardFields are the card's own texts that become entries, in prompt order.
+// Each entry remembers its field under extensions.<format>.field, so export
+// can put it back.
+var cardFields = []struct {
+	field, id, name, section, role, apiRole string
+	position                                int
+}{
+	{"system_prompt", "system-prompt", "System prompt", schema.SectionSystemPresets, "system", "system", 0},
+	{"description", "description", "Description", schema.SectionSystemPresets, "character", "system", 1},
+	{"personality", "personality", "Personality", schema.SectionSystemPresets, "personality", "system", 2},
+	{"scenario", "scenario", "Scenario", schema.SectionSystemPresets, "scenario", "system", 3},
+	{"first_mes", "first-message", "First message", schema.SectionSystemPresets, "greeting", "assistant", 4},
+	{"mes_example", "example-messages", "Example messages", schema.SectionExamples, "example", "system", 0},
+	{"post_history_instructions", "post-history-instructions", "Post-history instructions", schema.SectionPostHistory, "system", "system", 0},
+}
+
+// importCard converts a Character Card V2/V3 (root is the whole card) or a
+// V1 card without spec (the card's fields at the top level).
+func (im *importer) importCard(root *jnode) {
+	data := root.get("data")
+	if data == nil || data.kind != jObj {
+		data = root // V1: no data wrapper
+	}
+	m := &im.lb.Manifest
+	name, _ := data.get("name").strOf()
+	if name != "" {
+		m.Character = name
+		m.Fields["character"] = im.pos(data.get("name"))
+	}
+	var used []string
+	for _, cf := range cardFields {
+		n := data.get(cf.field)
+		s, ok := n.strOf()
+		if !ok || strings.TrimSpace(s) == "" {
+			continue
+		}
+		used = append(used, cf.field)
+		im.ids.reserve(cf.id)
+		e := im.newEntry(n, cf.section)
+		e.ID, e.Name, e.Role, e.APIRole, e.Position = cf.id, cf.name, cf.role, cf.apiRole, cf.position
+		im.content(e, n)
+		setExt(e, im.format, map[string]any{"field": cf.field})
+		im.lb.Entries = append(im.lb.Entries, e)
+	}
+	ext := rest(data, append(used, "name", "character_book")...)
+	if ext == nil {
+		ext = map[string]any{}
+	}
+	for _, k := range []string{"alternate_greetings", "group_only_greetings"} {
+		if n := data.get(k); n != nil && n.kind == jArr && len(n.arr) > 0 {
+			im.note("greetings", n, "alternate greetings have no place in lore (one greeting entry is made from first_mes): kept under manifest extensions.%s", im.format)
+		}
+	}
+	if book := data.get("character_book"); book != nil && book.kind == jObj {
+		if bext := im.importBook(book); len(bext) > 0 {
+			ext["character_book"] = bext
+		}
+	}
+	if m.Name == "" {
+		m.Name = name
+	}
+	if len(ext) > 0 {
+		m.Extensions = map[string]any{im.format: ext}
+	}
+}
+
+// importLorebookV3 converts a standalone {spec: lorebook_v3, data: book}.
+func (im *importer) importLorebookV3(root *jnode) {
+	book := root.get("data")
+	if book == nil || book.kind != jObj {
+		book = root
+	}
+	ext := im.importBook(book)
+	for _, k := range root.keys {
+		if k != "data" {
+			if ext == nil {
+				ext = map[string]any{}
+			}
+			ext[k] = root.vals[k].value()
+		}
+	}
+	if len(ext) > 0 {
+		im.lb.Manifest.Extensions = map[string]any{im.format: ext}
+	}
+}
+
+// importBook converts a character_book (V2/V3 shape) and returns the book
+// fields kept for extensions.
+func (im *importer) importBook(book *jnode) map[string]any {
+	ext := im.bookFields(book, "entries")
+	ents := book.get("entries")
+	if ents == nil || ents.kind != jArr {
+		return ext
+	}
+	for i, obj := range ents.arr {
+		if obj.kind != jObj {
+			im.note("bad-entry", obj, "a character_book entry that is not an object was skipped")
+			continue
+		}
+		im.lb.Entries = append(im.lb.Entries, im.bookEntry(obj, i))
+	}
+	return ext
+}
+
+func (im *importer) bookEntry(obj *jnode, i int) *schema.Entry {
+	x := obj.get("extensions")
+	g := stGetter(x, obj)
+	position := x.get("position")
+	if position == nil || position.kind != jNum {
+		// The V2 spec's string; ST's number in extensions wins when present.
+		p := 0.0
+		if s, _ := obj.get("position").strOf(); strings.HasPrefix(s, "after") {
+			p = 1
+		}
+		if pn := obj.get("position"); pn != nil {
+			position = &jnode{kind: jNum, num: p, raw: strconv.Itoa(int(p)), off: pn.off}
+		} else {
+			position = nil
+		}
+	}
+	comment := obj.get("comment")
+	if s, _ := comment.strOf(); s == "" && obj.has("name") {
+		comment = obj.get("name")
+	}
+	v := stView{
+		obj: obj, key: obj.get("keys"), keysecondary: obj.get("secondary_keys"), comment: comment,
+		content: obj.get("content"), constant: obj.get("constant"), selective: obj.get("selective"),
+		selectiveLogic: g("selectiveLogic", "selective_logic"), order: obj.get("insertion_order"),
+		position: position, disable: obj.get("enabled"), enabledInverse: true,
+		depth: x.get("depth"), role: x.get("role"),
+		excludeRecursion: g("exclude_recursion", "excludeRecursion"),
+		preventRecursion: g("prevent_recursion", "preventRecursion"),
+		matchWholeWords:  g("match_whole_words", "matchWholeWords"), get: g,
+	}
+	fallback := "entry-" + strconv.Itoa(i+1)
+	if id := obj.get("id"); id != nil && id.kind == jNum {
+		fallback = "entry-" + id.raw
+	}
+	r := im.mapST(v, fallback)
+	e := r.entry
+	ext := map[string]any{}
+	for _, f := range obj.keys {
+		n := obj.vals[f]
+		// Only the entry's own fields are consumed; its extensions object is
+		// kept whole (export writes it back with mapped values updated).
+		if f == "extensions" || !r.consumed[n] {
+			ext[f] = n.value()
+		}
+	}
+	if im.format == FormatCardV3 || im.format == FormatLorebookV3 {
+		if decos, body := splitDecorators(e.Content); len(decos) > 0 {
+			e.Content = body
+			ds := make([]any, len(decos))
+			for i, d := range decos {
+				ds[i] = d
+			}
+			ext["decorators"] = ds
+			im.note("decorators", obj.get("content"), "V3 @@decorators have no place in lore: taken off the top of content and kept under extensions.%s.decorators", im.format)
+		}
+	}
+	if b, _ := obj.get("use_regex").boolOf(); b && len(e.Keywords) > 0 {
+		im.note("use_regex", obj.get("use_regex"), "use_regex: true is kept under extensions.%s; write regex keywords as /pattern/flags for lore", im.format)
+	}
+	if b, _ := obj.get("case_sensitive").boolOf(); b {
+		im.note("caseSensitive", obj.get("case_sensitive"), "caseSensitive: true has no place in lore (matching is case-insensitive): kept under extensions.%s", im.format)
+	}
+	setExt(e, im.format, ext)
+	return e
+}
+
+// splitDecorators takes the V3 "@@name args" lines off the top of content.
+func splitDecorators(content string) (decos []string, body string) {
+	body = content
+	for strings.HasPrefix(body, "@@") {
+		line, after, found := strings.Cut(body, "\n")
+		decos = append(decos, strings.TrimRight(line, "\r"))
+		if !found {
+			return decos, ""
+		}
+		body = after
+	}
+	return decos, body
+}

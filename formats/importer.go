@@ -1,0 +1,255 @@
+package formats
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/schema"
+)
+
+// importer carries what every format converter needs: the file (for
+// positions), the id allocator, and the notes already reported.
+type importer struct {
+	file   string
+	format string
+	lines  *lineIndex
+	lb     *schema.Lorebook
+	ids    idAlloc
+	noted  map[string]bool
+	diags  []diag.Diagnostic
+}
+
+func newImporter(file, format string, lines *lineIndex) *importer {
+	lb := &schema.Lorebook{Path: file, Format: format, Files: []string{file}}
+	lb.Manifest.Settings = schema.DefaultSettings()
+	lb.Manifest.Fields = map[string]schema.Pos{}
+	lb.Manifest.Pos = diag.Pos{File: file, Line: 1, Col: 1}
+	return &importer{file: file, format: format, lines: lines, lb: lb, ids: idAlloc{used: map[string]bool{}}, noted: map[string]bool{}}
+}
+
+// pos is where n starts in the source; the file itself when n is nil.
+func (im *importer) pos(n *jnode) diag.Pos {
+	if n == nil || im.lines == nil {
+		return diag.Pos{File: im.file, Line: 1, Col: 1}
+	}
+	return im.lines.pos(n.off)
+}
+
+// note reports kind once per file, at its first occurrence, as an info
+// diagnostic: imports say what they kept aside without repeating it per entry.
+func (im *importer) note(kind string, at *jnode, format string, args ...any) {
+	if im.noted[kind] {
+		return
+	}
+	im.noted[kind] = true
+	im.diags = append(im.diags, diag.New(im.pos(at), diag.Info, "import", format, args...))
+}
+
+// newEntry starts an entry at n with lore's defaults.
+func (im *importer) newEntry(n *jnode, section string) *schema.Entry {
+	return &schema.Entry{
+		Role:                  "character",
+		APIRole:               "system",
+		Section:               section,
+		Enabled:               true,
+		AlwaysSend:            schema.DefaultAlwaysSend(section),
+		ConditionLogic:        "all",
+		SecondaryKeywordLogic: schema.AndAny,
+		Pos:                   im.pos(n),
+		Fields:                map[string]schema.Pos{},
+	}
+}
+
+// field records that lore field came from source value n.
+func (im *importer) field(e *schema.Entry, name string, n *jnode) {
+	if n != nil {
+		e.Fields[name] = im.pos(n)
+	}
+}
+
+func (im *importer) content(e *schema.Entry, n *jnode) {
+	if s, ok := n.strOf(); ok {
+		e.Content = s
+		im.field(e, "content", n)
+		p := im.pos(n)
+		p.Col++ // after the opening quote
+		e.ContentPos = p
+	}
+}
+
+// keywords converts a JSON array of strings (or one string) to keywords.
+// Empty keys are dropped: every engine ignores them.
+func (im *importer) keywords(n *jnode) []schema.Keyword {
+	var out []schema.Keyword
+	add := func(s string, at *jnode) {
+		if strings.TrimSpace(s) != "" {
+			out = append(out, schema.Keyword{Text: s, Pos: im.pos(at)})
+		}
+	}
+	switch {
+	case n == nil:
+	case n.kind == jStr:
+		add(n.str, n)
+	case n.kind == jArr:
+		for _, k := range n.arr {
+			if s, ok := k.strOf(); ok {
+				add(s, k)
+			} else if k.kind == jNum {
+				add(k.raw, k)
+			}
+		}
+	}
+	return out
+}
+
+// commaKeywords splits a comma-separated key string (AI Dungeon, RisuAI).
+func (im *importer) commaKeywords(n *jnode) []schema.Keyword {
+	s, ok := n.strOf()
+	if !ok {
+		return im.keywords(n)
+	}
+	var out []schema.Keyword
+	for _, k := range strings.Split(s, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			out = append(out, schema.Keyword{Text: k, Pos: im.pos(n)})
+		}
+	}
+	return out
+}
+
+// rest returns the fields of obj not in mapped, as plain values: what the
+// entry keeps under extensions.<format>.
+func rest(obj *jnode, mapped ...string) map[string]any {
+	if obj == nil || obj.kind != jObj {
+		return nil
+	}
+	skip := map[string]bool{}
+	for _, m := range mapped {
+		skip[m] = true
+	}
+	out := map[string]any{}
+	for _, k := range obj.keys {
+		if !skip[k] {
+			out[k] = obj.vals[k].value()
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func setExt(e *schema.Entry, format string, m map[string]any) {
+	if len(m) == 0 {
+		return
+	}
+	if e.Extensions == nil {
+		e.Extensions = map[string]any{}
+	}
+	e.Extensions[format] = m
+}
+
+func intOf(n *jnode) (int, bool) {
+	f, ok := n.numOf()
+	if !ok {
+		if s, ok := n.strOf(); ok {
+			if i, err := strconv.Atoi(strings.TrimSpace(s)); err == nil {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	if f > 1e15 || f < -1e15 {
+		return 0, false
+	}
+	return int(f), true
+}
+
+// idAlloc hands out unique kebab-case ids in the order entries are read, so
+// the same file always gets the same ids.
+type idAlloc struct{ used map[string]bool }
+
+const maxIDLen = 48
+
+// kebab turns a display name into an id: ASCII letters and digits, lowercased,
+// every other run of characters a single hyphen. Scripts without a Latin
+// transliteration (Thai, Chinese…) give "", and the caller falls back.
+func kebab(s string) string {
+	var b strings.Builder
+	hyphen := false
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			if hyphen && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			hyphen = false
+			b.WriteRune(r)
+		default:
+			if r2, ok := latinFold[r]; ok {
+				if hyphen && b.Len() > 0 {
+					b.WriteByte('-')
+				}
+				hyphen = false
+				b.WriteString(r2)
+				continue
+			}
+			hyphen = true
+		}
+	}
+	id := b.String()
+	if len(id) > maxIDLen {
+		id = id[:maxIDLen]
+		if i := strings.LastIndexByte(id, '-'); i > maxIDLen/2 {
+			id = id[:i]
+		}
+		id = strings.Trim(id, "-")
+	}
+	return id
+}
+
+// latinFold keeps accented Latin names readable (Élodie → elodie).
+var latinFold = map[rune]string{
+	'à': "a", 'á': "a", 'â': "a", 'ã': "a", 'ä': "a", 'å': "a", 'æ': "ae", 'ç': "c",
+	'è': "e", 'é': "e", 'ê': "e", 'ë': "e", 'ì': "i", 'í': "i", 'î': "i", 'ï': "i",
+	'ñ': "n", 'ò': "o", 'ó': "o", 'ô': "o", 'õ': "o", 'ö': "o", 'ø': "o", 'ù': "u",
+	'ú': "u", 'û': "u", 'ü': "u", 'ý': "y", 'ÿ': "y", 'ß': "ss", 'œ': "oe",
+}
+
+// id returns the first candidate that kebab-cases to something, made unique
+// by appending -2, -3…
+func (a *idAlloc) id(candidates ...string) string {
+	base := "entry"
+	for _, c := range candidates {
+		if k := kebab(c); k != "" {
+			base = k
+			break
+		}
+	}
+	id := base
+	for n := 2; a.used[id]; n++ {
+		id = fmt.Sprintf("%s-%d", base, n)
+	}
+	a.used[id] = true
+	return id
+}
+
+// reserve marks ids as taken (ids of entries the converter names itself).
+func (a *idAlloc) reserve(ids ...string) {
+	for _, id := range ids {
+		a.used[id] = true
+	}
+}
+
+// sortedKeys returns m's keys in order, for deterministic output.
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}

@@ -1,0 +1,95 @@
+package formats
+
+import (
+	"strconv"
+
+	"github.com/lorekit/lore/schema"
+)
+
+func isRisu(root *jnode) bool {
+	t, _ := root.get("type").strOf()
+	d := root.get("data")
+	return t == "risu" && d != nil && d.kind == jArr
+}
+
+// importRisu converts a RisuAI lorebook export: {type: "risu", ver, data:
+// [loreBook…]} where a loreBook is {key, secondkey, insertorder, comment,
+// content, mode, alwaysActive, selective, useRegex, activationPercent, folder…}.
+// Keys are comma-separated strings. Entries of mode "folder" become the
+// manifest's folders.
+func (im *importer) importRisu(root *jnode) {
+	if ext := rest(root, "data", "type"); ext != nil {
+		im.lb.Manifest.Extensions = map[string]any{im.format: ext}
+	}
+	folders := map[string]string{} // risu folder key → lore folder id
+	var folderIDs idAlloc
+	folderIDs.used = map[string]bool{}
+	items := root.get("data").arr
+	for i, obj := range items {
+		if mode, _ := obj.get("mode").strOf(); mode == "folder" {
+			name, _ := obj.get("comment").strOf()
+			id := folderIDs.id(name, "folder-"+strconv.Itoa(i+1))
+			key, _ := obj.get("key").strOf()
+			folders[key] = id
+			im.lb.Manifest.Folders = append(im.lb.Manifest.Folders, schema.Folder{ID: id, Name: name, Pos: im.pos(obj)})
+		}
+	}
+	for i, obj := range items {
+		if obj.kind != jObj {
+			continue
+		}
+		if mode, _ := obj.get("mode").strOf(); mode == "folder" {
+			continue
+		}
+		e := im.newEntry(obj, schema.SectionChatHistory)
+		e.Role = "lore"
+		im.content(e, obj.get("content"))
+		name, _ := obj.get("comment").strOf()
+		if name != "" {
+			e.Name = name
+			im.field(e, "name", obj.get("comment"))
+		}
+		e.Keywords = im.commaKeywords(obj.get("key"))
+		im.field(e, "keywords", obj.get("key"))
+		consumed := []string{"key", "content", "comment", "alwaysActive", "insertorder"}
+		if b, _ := obj.get("selective").boolOf(); b {
+			if sec := im.commaKeywords(obj.get("secondkey")); len(sec) > 0 {
+				e.SecondaryKeywords = sec
+				im.field(e, "secondaryKeywords", obj.get("secondkey"))
+				consumed = append(consumed, "secondkey")
+			}
+		}
+		if b, ok := obj.get("alwaysActive").boolOf(); ok {
+			e.AlwaysSend = b
+			im.field(e, "alwaysSend", obj.get("alwaysActive"))
+		}
+		if o, ok := intOf(obj.get("insertorder")); ok {
+			e.Position = o
+			im.field(e, "position", obj.get("insertorder"))
+		}
+		if f, _ := obj.get("folder").strOf(); f != "" {
+			if id, ok := folders[f]; ok {
+				e.FolderID = id
+				consumed = append(consumed, "folder")
+			}
+		}
+		if b, _ := obj.get("useRegex").boolOf(); b {
+			im.note("useRegex", obj.get("useRegex"), "RisuAI useRegex is kept under extensions.%s; write regex keywords as /pattern/flags for lore", im.format)
+		}
+		if p, ok := obj.get("activationPercent").numOf(); ok && p < 100 {
+			im.note("activationPercent", obj.get("activationPercent"), "RisuAI activationPercent (probability) has no place in lore, which is deterministic: kept under extensions.%s", im.format)
+		}
+		if x := obj.get("extentions"); x != nil {
+			if b, _ := x.get("risu_case_sensitive").boolOf(); b {
+				im.note("caseSensitive", x, "case-sensitive matching has no place in lore: kept under extensions.%s", im.format)
+			}
+		}
+		first := ""
+		if len(e.Keywords) > 0 {
+			first = e.Keywords[0].Text
+		}
+		e.ID = im.ids.id(name, first, "entry-"+strconv.Itoa(i+1))
+		setExt(e, im.format, rest(obj, consumed...))
+		im.lb.Entries = append(im.lb.Entries, e)
+	}
+}

@@ -1,0 +1,148 @@
+package formats
+
+import (
+	"github.com/lorekit/lore/schema"
+)
+
+// FormatSillyTavern and the other ids name a format in Lorebook.Format and in
+// Extensions.
+const (
+	FormatLore        = "lore"
+	FormatSillyTavern = "sillytavern"
+	FormatCardV2      = "card-v2"
+	FormatCardV3      = "card-v3"
+	FormatLorebookV3  = "lorebook-v3"
+	FormatNovelAI     = "novelai"
+	FormatAIDungeon   = "aidungeon"
+	FormatAgnai       = "agnai"
+	FormatRisu        = "risu"
+)
+
+// isSillyTavern: an "entries" object keyed by uid whose values look like ST
+// entries (key/keysecondary/uid/content).
+func isSillyTavern(root *jnode) bool {
+	ents := root.get("entries")
+	if ents == nil || ents.kind != jObj {
+		return false
+	}
+	if len(ents.keys) == 0 {
+		return true // an empty ST book is still an ST book
+	}
+	for _, k := range ents.keys {
+		v := ents.vals[k]
+		if v.kind != jObj {
+			return false
+		}
+		if !(v.has("key") || v.has("keysecondary") || v.has("uid") || v.has("content")) {
+			return false
+		}
+	}
+	return true
+}
+
+func stGetter(objs ...*jnode) func(names ...string) *jnode {
+	return func(names ...string) *jnode {
+		for _, o := range objs {
+			for _, n := range names {
+				if v := o.get(n); v != nil {
+					return v
+				}
+			}
+		}
+		return nil
+	}
+}
+
+func (im *importer) importSillyTavern(root *jnode) {
+	im.bookHeader(root, "entries")
+	ents := root.get("entries")
+	for _, k := range ents.keys {
+		obj := ents.vals[k]
+		v := stView{
+			obj: obj, key: obj.get("key"), keysecondary: obj.get("keysecondary"), comment: obj.get("comment"),
+			content: obj.get("content"), constant: obj.get("constant"), selective: obj.get("selective"),
+			selectiveLogic: obj.get("selectiveLogic"), order: obj.get("order"), position: obj.get("position"),
+			disable: obj.get("disable"), depth: obj.get("depth"), role: obj.get("role"),
+			excludeRecursion: obj.get("excludeRecursion"), preventRecursion: obj.get("preventRecursion"),
+			matchWholeWords: obj.get("matchWholeWords"), get: stGetter(obj),
+		}
+		uid := k
+		if u := obj.get("uid"); u != nil && u.kind == jNum {
+			uid = u.raw
+		} else if s, ok := u.strOf(); ok {
+			uid = s
+		}
+		r := im.mapST(v, "entry-"+uid)
+		ext := map[string]any{}
+		for _, f := range obj.keys {
+			if !r.consumed[obj.vals[f]] {
+				ext[f] = obj.vals[f].value()
+			}
+		}
+		if !obj.has("uid") {
+			// The map key is the uid; keep it so export writes the same key.
+			ext["uid"] = k
+		}
+		setExt(r.entry, FormatSillyTavern, ext)
+		im.lb.Entries = append(im.lb.Entries, r.entry)
+	}
+}
+
+// bookHeader maps a book's top-level fields: name and description to the
+// manifest, recursive_scanning: false to recursionLimit 0, everything else
+// (scan depth, token budget, extensions…) verbatim under
+// manifest.extensions.<format>. Both ST's camelCase and the V2 book's
+// snake_case spellings occur (corpus: Nen_Encyclopedia, world_one).
+func (im *importer) bookHeader(root *jnode, skip ...string) {
+	if ext := im.bookFields(root, skip...); len(ext) > 0 {
+		m := &im.lb.Manifest
+		if m.Extensions == nil {
+			m.Extensions = map[string]any{}
+		}
+		m.Extensions[im.format] = ext
+	}
+}
+
+// bookFields maps the header and returns what stays for extensions.
+func (im *importer) bookFields(root *jnode, skip ...string) map[string]any {
+	m := &im.lb.Manifest
+	skipped := map[string]bool{}
+	for _, s := range skip {
+		skipped[s] = true
+	}
+	ext := map[string]any{}
+	for _, k := range root.keys {
+		v := root.vals[k]
+		if skipped[k] {
+			continue
+		}
+		switch k {
+		case "name":
+			if s, ok := v.strOf(); ok && m.Name == "" {
+				m.Name = s
+				m.Fields["name"] = im.pos(v)
+				continue
+			}
+		case "description":
+			if s, ok := v.strOf(); ok && m.Description == "" {
+				m.Description = s
+				m.Fields["description"] = im.pos(v)
+				continue
+			}
+		case "recursive_scanning", "recursiveScanning":
+			if b, ok := v.boolOf(); ok && !b {
+				m.Settings.RecursionLimit = 0
+				if m.Settings.Fields == nil {
+					m.Settings.Fields = map[string]schema.Pos{}
+				}
+				m.Settings.Fields["recursionLimit"] = im.pos(v)
+			}
+		case "scan_depth", "scanDepth", "token_budget", "tokenBudget":
+			if v.kind == jNum {
+				im.note("book-settings", v, "book settings scan depth and token budget have no place in lore (SPEC §4 sets the scan window and budget): kept under manifest extensions.%s", im.format)
+			}
+		}
+		ext[k] = v.value()
+	}
+	return ext
+}

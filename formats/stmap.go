@@ -1,0 +1,263 @@
+package formats
+
+import (
+	"github.com/lorekit/lore/schema"
+)
+
+// SillyTavern's numbers (SPEC §8, from its world-info.js).
+const (
+	stBeforeChar    = 0
+	stAfterChar     = 1
+	stANTop         = 2
+	stANBottom      = 3
+	stAtDepth       = 4
+	stBeforeExample = 5
+	stAfterExample  = 6
+	stOutlet        = 7
+
+	stDefaultDepth = 4
+	stDefaultOrder = 100
+)
+
+var stLogic = []string{schema.AndAny, schema.NotAll, schema.NotAny, schema.AndAll}
+var stRoles = []string{"system", "user", "assistant"}
+
+// stView is one world-info entry seen through SillyTavern's field meanings,
+// whichever file it came from: an ST world-info entry, or a character-book
+// entry whose extensions carry ST's fields in snake_case. Nil means absent.
+type stView struct {
+	obj                                   *jnode
+	key, keysecondary, comment, content   *jnode
+	constant, selective, selectiveLogic   *jnode
+	order, position, disable, depth, role *jnode
+	excludeRecursion, preventRecursion    *jnode
+	matchWholeWords                       *jnode
+	enabledInverse                        bool // disable is really "enabled" (cards)
+	get                                   func(names ...string) *jnode
+}
+
+// stResult says which source fields the mapping consumed, so the caller keeps
+// only the others under extensions.
+type stResult struct {
+	entry    *schema.Entry
+	consumed map[*jnode]bool
+}
+
+// mapST converts v into a lore entry. The decisions are documented in
+// docs/formats.md ("SillyTavern"); keep them in step.
+func (im *importer) mapST(v stView, fallbackID string) stResult {
+	used := map[*jnode]bool{}
+	use := func(n *jnode) *jnode {
+		if n != nil {
+			used[n] = true
+		}
+		return n
+	}
+	position := stBeforeChar
+	if p, ok := intOf(v.position); ok {
+		position = p
+	}
+	depth := stDefaultDepth
+	if d, ok := intOf(v.depth); ok {
+		depth = d
+	}
+	constant, _ := v.constant.boolOf()
+	disabled, _ := v.disable.boolOf()
+	if v.enabledInverse {
+		if en, ok := v.disable.boolOf(); ok {
+			disabled = !en
+		}
+	}
+
+	section := schema.SectionChatHistory
+	var lDepth *int
+	apiRole := "system"
+	role := "lore"
+	outlet := false
+	switch position {
+	case stBeforeChar, stAfterChar:
+		// Keyword-triggered world info placed around the character
+		// definitions: lore's story cards in the triggered block (depth null).
+	case stANTop, stANBottom:
+		section = schema.SectionPostHistory
+	case stBeforeExample, stAfterExample:
+		section = schema.SectionExamples
+		role = "example"
+	case stAtDepth:
+		if r, ok := intOf(v.role); ok && r >= 0 && r < len(stRoles) {
+			apiRole = stRoles[r]
+			use(v.role)
+		} else if v.role != nil && v.role.kind == jNull {
+			use(v.role)
+		}
+		if depth <= 0 {
+			// ST depth 0 is after the newest message; lore's chat-history
+			// cannot go there, post-history (step 13) does.
+			section = schema.SectionPostHistory
+		} else {
+			d := depth - 1 // ST depth d is before lore's message d-1 counted back
+			lDepth = &d
+			use(v.depth)
+		}
+	case stOutlet:
+		outlet = true
+		im.note("outlet", v.position, "SillyTavern outlet entries (position 7) are only reached through {{outlet::name}} macros, which lore does not expand: imported disabled, outletName kept under extensions.%s", im.format)
+	default:
+		im.note("position", v.position, "unknown SillyTavern position %d: imported as a chat-history entry, the original kept under extensions.%s", position, im.format)
+	}
+
+	e := im.newEntry(v.obj, section)
+	e.Role = role
+	e.APIRole = apiRole
+	e.Depth = lDepth
+	if lDepth != nil {
+		im.field(e, "depth", v.depth)
+	}
+	e.AlwaysSend = constant
+	im.field(e, "alwaysSend", use(v.constant))
+	if v.constant == nil {
+		e.Fields["alwaysSend"] = e.Pos // explicit in lore's terms: ST's default is "not constant"
+	}
+	e.Enabled = !disabled && !outlet
+	if !outlet {
+		im.field(e, "enabled", use(v.disable))
+	}
+	order := stDefaultOrder
+	if o, ok := intOf(v.order); ok {
+		order = o
+		im.field(e, "position", use(v.order))
+	}
+	e.Position = order
+	im.content(e, use(v.content))
+	e.Keywords = im.keywords(use(v.key))
+	if len(e.Keywords) > 0 {
+		im.field(e, "keywords", v.key)
+	}
+	selective := true // ST's default for a missing field
+	if b, ok := v.selective.boolOf(); ok {
+		selective = b
+	}
+	if sec := im.keywords(v.keysecondary); len(sec) > 0 {
+		if selective {
+			use(v.keysecondary)
+			e.SecondaryKeywords = sec
+			im.field(e, "secondaryKeywords", v.keysecondary)
+			if l, ok := intOf(v.selectiveLogic); ok {
+				if l >= 0 && l < len(stLogic) {
+					e.SecondaryKeywordLogic = stLogic[l]
+					use(v.selectiveLogic)
+					im.field(e, "secondaryKeywordLogic", v.selectiveLogic)
+				} else {
+					im.note("selectiveLogic", v.selectiveLogic, "unknown selectiveLogic %d: AND_ANY used, the original kept under extensions.%s", l, im.format)
+				}
+			}
+		} else {
+			im.note("non-selective", v.keysecondary, "secondary keys of entries with selective: false are inactive in SillyTavern: kept under extensions.%s, not as secondaryKeywords", im.format)
+		}
+	} else if v.keysecondary != nil && v.keysecondary.kind == jArr {
+		use(v.keysecondary)
+		if l, ok := intOf(v.selectiveLogic); ok && l == 0 {
+			use(v.selectiveLogic)
+		}
+	}
+	if b, ok := v.excludeRecursion.boolOf(); ok {
+		e.ExcludeRecursion = b
+		im.field(e, "excludeRecursion", use(v.excludeRecursion))
+	}
+	if b, ok := v.preventRecursion.boolOf(); ok {
+		e.PreventRecursion = b
+		im.field(e, "preventRecursion", use(v.preventRecursion))
+	}
+	if b, ok := v.matchWholeWords.boolOf(); ok {
+		// null means "the global setting"; it stays under extensions so
+		// export can write null again.
+		e.MatchWholeWords = b
+		im.field(e, "matchWholeWords", use(v.matchWholeWords))
+	}
+	comment, _ := v.comment.strOf()
+	if comment != "" {
+		use(v.comment)
+		e.Name = comment
+		im.field(e, "name", v.comment)
+	}
+	first := ""
+	if len(e.Keywords) > 0 {
+		first = e.Keywords[0].Text
+	}
+	e.ID = im.ids.id(comment, first, fallbackID)
+	im.noteSTExtras(v)
+	return stResult{entry: e, consumed: used}
+}
+
+// noteSTExtras reports, once per kind, ST features lore has no place for,
+// when the entry uses them (a field at its no-op default is not reported).
+func (im *importer) noteSTExtras(v stView) {
+	g := v.get
+	truthy := func(n *jnode) bool {
+		if n == nil {
+			return false
+		}
+		switch n.kind {
+		case jBool:
+			return n.b
+		case jNum:
+			return n.num != 0
+		case jStr:
+			return n.str != ""
+		case jArr:
+			return len(n.arr) > 0
+		case jObj:
+			return len(n.keys) > 0
+		}
+		return false
+	}
+	ext := "extensions." + im.format
+	if p := g("probability"); p != nil {
+		use := g("useProbability", "use_probability")
+		if f, ok := p.numOf(); ok && f < 100 && (use == nil || truthy(use)) {
+			im.note("probability", p, "activation probability (probability/useProbability) has no place in lore, which is deterministic: kept under %s", ext)
+		}
+	}
+	if n := g("group"); truthy(n) {
+		im.note("group", n, "inclusion groups (group, groupOverride, groupWeight, useGroupScoring) have no place in lore: kept under %s", ext)
+	}
+	for _, k := range [][]string{{"sticky"}, {"cooldown"}, {"delay"}} {
+		if n := g(k...); truthy(n) {
+			im.note("timed", n, "timed effects (sticky, cooldown, delay) have no place in lore: kept under %s", ext)
+		}
+	}
+	if n := g("delayUntilRecursion", "delay_until_recursion"); truthy(n) {
+		im.note("delayUntilRecursion", n, "delayUntilRecursion has no place in lore: kept under %s", ext)
+	}
+	if n := g("scanDepth", "scan_depth"); n != nil && n.kind == jNum {
+		im.note("scanDepth", n, "per-entry scanDepth has no place in lore (the scan window is set by the budget, SPEC §4): kept under %s", ext)
+	}
+	if n := g("caseSensitive", "case_sensitive"); truthy(n) {
+		im.note("caseSensitive", n, "caseSensitive: true has no place in lore (matching is case-insensitive): kept under %s", ext)
+	}
+	if n := g("outletName", "outlet_name"); truthy(n) {
+		im.note("outletName", n, "outlet names have no place in lore: kept under %s", ext)
+	}
+	if n := g("automationId", "automation_id"); truthy(n) {
+		im.note("automationId", n, "automation ids have no place in lore: kept under %s", ext)
+	}
+	if n := g("vectorized"); truthy(n) {
+		im.note("vectorized", n, "vector-matched entries have no place in lore: kept under %s (keywords still apply)", ext)
+	}
+	if n := g("triggers"); truthy(n) {
+		im.note("triggers", n, "generation-type triggers have no place in lore: kept under %s", ext)
+	}
+	if n := g("ignoreBudget", "ignore_budget"); truthy(n) {
+		im.note("ignoreBudget", n, "ignoreBudget has no place in lore (the budget is SPEC §4's): kept under %s", ext)
+	}
+	for _, k := range [][]string{{"matchPersonaDescription", "match_persona_description"}, {"matchCharacterDescription", "match_character_description"},
+		{"matchCharacterPersonality", "match_character_personality"}, {"matchCharacterDepthPrompt", "match_character_depth_prompt"},
+		{"matchScenario", "match_scenario"}, {"matchCreatorNotes", "match_creator_notes"}} {
+		if n := g(k...); truthy(n) {
+			im.note("matchSources", n, "scanning character fields for keywords (match* options) has no place in lore: kept under %s", ext)
+		}
+	}
+	if n := g("characterFilter"); n != nil && n.kind == jObj && (truthy(n.get("names")) || truthy(n.get("tags"))) {
+		im.note("characterFilter", n, "character filters have no place in lore: kept under %s", ext)
+	}
+}
