@@ -345,3 +345,42 @@ func (t *trimWriter) Write(p []byte) (int, error) {
 	_, err := io.WriteString(t.w, s)
 	return len(p), err
 }
+
+// WriteText prints the always-sent budget (Report.WriteText) followed by every
+// story card's size against the cards share, largest first, flagging the
+// cards that can never be included. It returns the first write error.
+func (s *Sizing) WriteText(out io.Writer, color bool) error {
+	if err := s.Report.WriteText(out, color); err != nil {
+		return err
+	}
+	ew := &errWriter{w: out}
+	w := &trimWriter{w: ew}
+	paint := func(code, t string) string {
+		if !color {
+			return t
+		}
+		return "\x1b[" + code + "m" + t + "\x1b[0m"
+	}
+	fmt.Fprintf(w, "\n%s\n", paint("1", "Story cards against the cards share"))
+	fmt.Fprintf(w, "Without a chat, Required is %d tokens (%d before the cap): cards may take %d tokens, the trigger scan window is %d messages\n",
+		s.Report.RequiredUsed, s.RequiredTotal, s.CardsShare, s.Window)
+	if len(s.Cards) == 0 {
+		fmt.Fprintln(w, "  (no story cards)")
+		return ew.err
+	}
+	cards := slices.Clone(s.Cards)
+	slices.SortStableFunc(cards, func(a, b CardSize) int { return cmp.Compare(b.Tokens, a.Tokens) })
+	over := 0
+	for _, c := range cards {
+		note := ""
+		if c.Over {
+			over++
+			note = paint("1;31", "over the whole cards share: it can never be included")
+		}
+		fmt.Fprintf(w, "  %-24s %7d  %s  %s\n", c.Entry.ID, c.Tokens, bar(c.Tokens, s.CardsShare, 20, color), note)
+	}
+	if over > 0 {
+		fmt.Fprintf(w, "%d of %d cards exceed the cards share\n", over, len(cards))
+	}
+	return ew.err
+}

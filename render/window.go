@@ -1,6 +1,8 @@
 package render
 
 import (
+	"strings"
+
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
 )
@@ -23,4 +25,75 @@ func ScanWindow(pre []Piece, s schema.Settings, c tokenize.Counter) int {
 	b := newBudgeter(pre, s, c)
 	b.required()
 	return WindowForShare(floorShare(s.Shares.Cards, b.remainder()))
+}
+
+// Sizing measures what a lorebook always sends, without a transcript: the
+// Required pieces against the cap, the Dynamic remainder they leave, the story
+// cards' share of it, and every card's size against that share. `lore tokens`
+// without --transcript prints it; lint's required-over-cap and
+// entry-over-budget rules read it.
+type Sizing struct {
+	// Report is the budget of the always-sent pieces (no chat: history and
+	// memory are empty; constant cards compete for the cards share).
+	Report *Report
+	// RequiredTotal is the whole size of the always-sent Required pieces,
+	// markers included, before the cap; RequiredCap is floor(cap × available).
+	// RequiredTotal > RequiredCap is lint's required-over-cap.
+	RequiredTotal int
+	RequiredCap   int
+	// Remainder is R = available − Required used (under the cap), CardsShare
+	// floor(shares.cards × R), Window the trigger scan window it gives.
+	Remainder  int
+	CardsShare int
+	Window     int
+	// Cards lists every enabled chat-history entry (greetings aside: they
+	// open the chat, they are not cards) in lorebook order with its
+	// size after macros; Over marks one larger than the whole cards share —
+	// it can never be included (lint's entry-over-budget).
+	Cards []CardSize
+}
+
+// CardSize is one story card's size.
+type CardSize struct {
+	Entry  *schema.Entry
+	Tokens int
+	Over   bool
+}
+
+// RequiredAlways sizes a lorebook's always-sent pieces with its manifest's
+// variable defaults; see Sizing.
+func RequiredAlways(book *schema.Lorebook, s schema.Settings, c tokenize.Counter) *Sizing {
+	return SizeUp(&Input{Book: book, Settings: s, Counter: c})
+}
+
+// SizeUp is RequiredAlways for a full Input (variables, seed); its transcript
+// is ignored.
+func SizeUp(in *Input) *Sizing {
+	local := *in
+	local.Transcript = &schema.Transcript{}
+	in = &local
+	if in.Book == nil {
+		in.Book = &schema.Lorebook{}
+	}
+	pre := Assemble(in, Activate(in, 0))
+	b := newBudgeter(pre, in.Settings, in.Counter)
+	sz := &Sizing{RequiredCap: b.capTokens}
+	for _, g := range append([]string{"", budgetLastAction, budgetFrontMemory}, requiredPriority...) {
+		for _, i := range b.bySection[g] {
+			sz.RequiredTotal += b.st[i].tokens
+		}
+	}
+	_, sz.Report = Budget(pre, in.Settings, in.Counter)
+	sz.Remainder = sz.Report.Remainder
+	sz.CardsShare = floorShare(in.Settings.Shares.Cards, sz.Remainder)
+	sz.Window = WindowForShare(sz.CardsShare)
+	macros := NewMacros(in)
+	for _, e := range in.Book.Entries {
+		if !e.Enabled || e.Section != schema.SectionChatHistory || e.Role == RoleGreeting {
+			continue
+		}
+		n := in.Counter.Count(strings.TrimSpace(macros.Expand(e.Content)))
+		sz.Cards = append(sz.Cards, CardSize{Entry: e, Tokens: n, Over: n > sz.CardsShare})
+	}
+	return sz
 }

@@ -40,6 +40,9 @@ func (b *bpe) Count(s string) int {
 // measured in bytes of s and is a prefix of s by construction. A token can end
 // inside a multi-byte character (byte-level BPE); then tokens are dropped until
 // the cut falls on a character boundary.
+//
+// Cost: one encode of s plus a count of the kept prefix — Truncate is called
+// once per render, on the one Required piece that is cut.
 func (b *bpe) Truncate(s string, n int) string {
 	if n <= 0 {
 		return ""
@@ -57,9 +60,11 @@ func (b *bpe) Truncate(s string, n int) string {
 		end += len(t)
 		ends = append(ends, end)
 	}
+	// Re-encoding a prefix can, rarely, split its last word differently from
+	// the whole text; keep only a cut whose own count is within n.
 	for i := len(ends) - 1; i >= 0; i-- {
 		cut := ends[i]
-		if cut >= len(s) || utf8.RuneStart(s[cut]) {
+		if (cut >= len(s) || utf8.RuneStart(s[cut])) && b.Count(s[:cut]) <= n {
 			return s[:cut]
 		}
 	}
