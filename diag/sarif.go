@@ -1,0 +1,145 @@
+package diag
+
+import (
+	"encoding/json"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/owenrumney/go-sarif/v2/sarif"
+)
+
+// RuleInfo describes a rule for SARIF's tool.driver.rules: GitHub code scanning
+// shows the short description in its alert list and the help text and link on
+// the alert page.
+type RuleInfo struct {
+	ID          string
+	Severity    Severity // default level
+	Description string
+	Help        string
+	HelpURI     string
+}
+
+// SARIFPrinter writes one SARIF 2.1.0 log with one run of tool "lore". Rules
+// lists every rule the tool has (lint passes its registry, so the driver
+// describes rules that found nothing too); rules that appear only in the results
+// are added with their id. Paths are written relative to BaseDir (default: the
+// working directory) with forward slashes, as code scanning expects paths
+// relative to the repository root.
+type SARIFPrinter struct {
+	Rules   []RuleInfo
+	Version string
+	BaseDir string
+}
+
+func init() {
+	registerPrinter("sarif", func(Options) Printer { return &SARIFPrinter{} })
+}
+
+// sarifLevel maps a severity to SARIF's level names.
+func sarifLevel(s Severity) string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	}
+	return "note"
+}
+
+func (p *SARIFPrinter) Print(w io.Writer, ds []Diagnostic) error {
+	report, err := sarif.New(sarif.Version210)
+	if err != nil {
+		return err
+	}
+	driver := sarif.NewDriver("lore").WithInformationURI("https://github.com/lorekit/lore")
+	if p.Version != "" {
+		driver.WithVersion(p.Version)
+	}
+	run := sarif.NewRun(*sarif.NewTool(driver))
+	index := map[string]int{}
+	addRule := func(r RuleInfo) {
+		if _, ok := index[r.ID]; ok {
+			return
+		}
+		index[r.ID] = len(driver.Rules)
+		rd := sarif.NewRule(r.ID).WithName(ruleName(r.ID))
+		if r.Description != "" {
+			rd.WithDescription(r.Description)
+		} else {
+			rd.WithDescription(r.ID)
+		}
+		if r.Help != "" {
+			rd.WithTextHelp(r.Help)
+		}
+		if r.HelpURI != "" {
+			rd.WithHelpURI(r.HelpURI)
+		}
+		if r.Severity != 0 {
+			rd.WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(sarifLevel(r.Severity)))
+		}
+		driver.Rules = append(driver.Rules, rd)
+	}
+	for _, r := range p.Rules {
+		addRule(r)
+	}
+	base := p.BaseDir
+	results := make([]*sarif.Result, 0, len(ds))
+	for _, d := range ds {
+		addRule(RuleInfo{ID: d.Rule})
+		res := sarif.NewRuleResult(d.Rule).
+			WithRuleIndex(index[d.Rule]).
+			WithLevel(sarifLevel(d.Severity)).
+			WithMessage(sarif.NewTextMessage(d.Message))
+		if d.File != "" {
+			region := sarif.NewRegion()
+			if d.Line > 0 {
+				region.WithStartLine(d.Line)
+				if d.Column > 0 {
+					region.WithStartColumn(d.Column)
+				}
+			}
+			loc := sarif.NewPhysicalLocation().
+				WithArtifactLocation(sarif.NewSimpleArtifactLocation(relURI(base, d.File)))
+			if d.Line > 0 {
+				loc.WithRegion(region)
+			}
+			res.AddLocation(sarif.NewLocationWithPhysicalLocation(loc))
+		}
+		results = append(results, res)
+	}
+	run.WithResults(results)
+	report.AddRun(run)
+	b, err := json.MarshalIndent(report, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// relURI makes file relative to base (or the working directory) with forward
+// slashes; a file outside it keeps its own path.
+func relURI(base, file string) string {
+	if filepath.IsAbs(file) {
+		if base == "" {
+			base = "."
+		}
+		if b, err := filepath.Abs(base); err == nil {
+			if r, err := filepath.Rel(b, file); err == nil && !strings.HasPrefix(r, "..") {
+				file = r
+			}
+		}
+	}
+	return filepath.ToSlash(filepath.Clean(file))
+}
+
+// ruleName turns keyword-collision into KeywordCollision, SARIF's convention
+// for a rule's human-readable name.
+func ruleName(id string) string {
+	var b strings.Builder
+	for _, part := range strings.FieldsFunc(id, func(r rune) bool { return r == '-' || r == '_' }) {
+		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+	}
+	return b.String()
+}
