@@ -1,0 +1,117 @@
+package render
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/lorekit/lore/schema"
+)
+
+// CurrentValues are the variables' values for this render: each declared
+// variable's manifest default, overridden by the variables file. Variables
+// only in the variables file are included too (lint reports them).
+func CurrentValues(book *schema.Lorebook, vars map[string]any) map[string]any {
+	out := map[string]any{}
+	if book != nil {
+		for _, v := range book.Manifest.Variables {
+			out[v.ID] = v.Default
+		}
+	}
+	for k, v := range vars {
+		out[k] = v
+	}
+	return out
+}
+
+// valueSource says where a variable's current value comes from, for
+// explanations.
+func valueSource(book *schema.Lorebook, vars map[string]any, id string) string {
+	if _, ok := vars[id]; ok {
+		return "from the variables file"
+	}
+	if book != nil && book.Manifest.Variable(id) != nil {
+		return "the manifest default"
+	}
+	return "neither declared in the manifest nor given in the variables file"
+}
+
+// asNumber reports a value that compares as a number: a number, or a string
+// that parses as a finite decimal number ("12", " 3.5 ", "1e3"). Booleans are
+// not numbers.
+func asNumber(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, !math.IsNaN(x)
+	case float32:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case int32:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	case string:
+		s := strings.TrimSpace(x)
+		if s == "" {
+			return 0, false
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return 0, false
+		}
+		return f, true
+	}
+	return 0, false
+}
+
+// valueText prints a value the way a creator would write it: strings as they
+// are, numbers without a trailing ".0", lists joined with ", " (what
+// {{getvar::id}} gives), objects as compact JSON, null as "".
+func valueText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case bool:
+		return strconv.FormatBool(x)
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = valueText(e)
+		}
+		return strings.Join(parts, ", ")
+	case []string:
+		return strings.Join(x, ", ")
+	}
+	if f, ok := asNumber(v); ok {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	b, err := json.Marshal(v) // map keys come out sorted
+	if err != nil {
+		return "?"
+	}
+	return string(b)
+}
+
+// quoteValue prints a value for an explanation: strings quoted, the rest as
+// YAML would show them.
+func quoteValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return strconv.Quote(x)
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = quoteValue(e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return valueText(v)
+}
