@@ -56,8 +56,9 @@ and --tokenizer override the manifest's settings.`,
 	f.IntVar(&opts.context, "context", 0, "context window in tokens (default: the manifest's contextTokens)")
 	f.IntVar(&opts.reserve, "reserve", 0, "tokens kept free for the reply (default: the manifest's responseReserve)")
 	f.Int64Var(&opts.seed, "seed", 0, "seed for {{random}} macros")
+	// --color takes a value like every other command's (auto|always|never):
+	// a bare --color would make `--color never` parse "never" as the lorebook.
 	addColorFlag(c, &opts.color)
-	c.Flags().Lookup("color").NoOptDefVal = "always"
 	return c
 }
 
