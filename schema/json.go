@@ -64,7 +64,7 @@ func (jp *jsonParser) fail(err error) error {
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &se):
-		off := jp.base + int(se.Offset) - 1
+		off := jp.base + int(se.Offset) // the offset of the offending byte
 		if off < jp.cur.off {
 			off = jp.cur.off
 		}

@@ -184,7 +184,10 @@ func ParseBytes(path string, data []byte) (*yaml.Node, error) {
 	return root, nil
 }
 
-var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var (
+	yamlErrLine       = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+	yamlUnknownAnchor = regexp.MustCompile(`^unknown anchor '(.*)' referenced$`)
+)
 
 func parseYAML(path string, data []byte) (*yaml.Node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -242,6 +245,14 @@ func yamlSyntaxError(path string, data []byte, err error) *ParseError {
 	m := yamlErrLine.FindStringSubmatch(msg)
 	if m == nil {
 		msg = strings.TrimPrefix(msg, "yaml: ")
+		if a := yamlUnknownAnchor.FindStringSubmatch(msg); a != nil {
+			// yaml.v3 gives no line for this one: find the alias in the text.
+			p := Pos{File: path}
+			if i := bytes.Index(data, []byte("*"+a[1])); i >= 0 {
+				p = li.pos(i)
+			}
+			return errAt(p, "invalid YAML: alias *%s names no anchor (&%s) defined before it", a[1], a[1])
+		}
 		if strings.HasPrefix(msg, "exceeded max depth") {
 			return errAt(Pos{File: path, Line: 1, Col: 1}, "nesting is deeper than %d levels", MaxDepth)
 		}
@@ -263,6 +274,9 @@ func yamlSyntaxError(path string, data []byte, err error) *ParseError {
 	}
 	if line > li.lines() {
 		line = li.lines()
+	}
+	if off := li.offset(line, 1); off >= 0 && off < len(data) && data[off] == '\t' {
+		return errAt(li.pos(off), "invalid YAML: a tab indents this line; YAML indentation must use spaces")
 	}
 	return errAt(li.lineStart(line), "invalid YAML: %s", problem)
 }
