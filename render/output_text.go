@@ -70,6 +70,7 @@ func (t textOutput) Write(w io.Writer, r *Result) error {
 	b.WriteString(p.paint("1", head) + "\n")
 
 	step := 0
+	told := map[string]bool{} // entries whose trigger was already shown
 	for _, m := range r.Messages {
 		if m.Step != step {
 			if step < StepBreakpoint && m.Step > StepBreakpoint && r.Breakpoint >= 0 {
@@ -80,7 +81,7 @@ func (t textOutput) Write(w io.Writer, r *Result) error {
 		} else {
 			b.WriteString("\n")
 		}
-		b.WriteString(t.header(p, m, byID) + "\n")
+		b.WriteString(t.header(p, m, byID, told) + "\n")
 		for _, line := range strings.Split(m.Content, "\n") {
 			if line == "" {
 				b.WriteString("\n")
@@ -110,7 +111,7 @@ func (t textOutput) Write(w io.Writer, r *Result) error {
 
 // header is "role · source — why", e.g.
 // "system · sleeping-stag — keyword "tavern" in message:3, depth 2".
-func (textOutput) header(p painter, m Message, byID map[string]ActivatedOut) string {
+func (textOutput) header(p painter, m Message, byID map[string]ActivatedOut, told map[string]bool) string {
 	roleColour := map[string]string{"system": "33", "user": "32", "assistant": "35"}[m.Role]
 	h := p.paint("1;"+roleColour, m.Role)
 	if len(m.Sources) > 0 {
@@ -118,8 +119,9 @@ func (textOutput) header(p painter, m Message, byID map[string]ActivatedOut) str
 	}
 	var why []string
 	for _, s := range m.Sources {
-		if a, ok := byID[s]; ok && m.Content != MarkerExampleChat {
+		if a, ok := byID[s]; ok && !told[s] {
 			why = append(why, describeTrigger(a))
+			told[s] = true
 		}
 	}
 	if m.Cut {
@@ -135,12 +137,14 @@ func (textOutput) header(p painter, m Message, byID map[string]ActivatedOut) str
 func describeTrigger(a ActivatedOut) string {
 	var s string
 	switch {
+	case (a.Trigger.In == "always" || a.Trigger.In == "") && (a.Step == StepTriggered || a.Step == StepHistory):
+		s = "constant"
 	case a.Trigger.In == "always" || a.Trigger.In == "":
 		s = "always sent"
 	case strings.HasPrefix(a.Trigger.In, "entry:"):
-		s = fmt.Sprintf("keyword %q in %s (recursion %d)", a.Trigger.Keyword, a.Trigger.In, a.Recursion)
+		s = fmt.Sprintf("keyword \"%s\" in %s (recursion %d)", a.Trigger.Keyword, a.Trigger.In, a.Recursion)
 	default:
-		s = fmt.Sprintf("keyword %q in %s", a.Trigger.Keyword, a.Trigger.In)
+		s = fmt.Sprintf("keyword \"%s\" in %s", a.Trigger.Keyword, a.Trigger.In)
 	}
 	if a.Depth != nil {
 		s += ", depth " + strconv.Itoa(*a.Depth)
