@@ -74,13 +74,29 @@ func addPair(m *yaml.Node, key string, v *yaml.Node) {
 func mapping() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"} }
 
 // strNode is a string scalar; multi-line text becomes a literal block (|-)
-// so content reads as written.
+// so content reads as written. yaml.v3 mangles a few texts in block style
+// (leading line breaks, only line breaks, tab-indented lines): each block is
+// checked by reading it back, and falls back to a double-quoted string.
 func strNode(s string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
-	if strings.Contains(s, "\n") {
+	if strings.Contains(s, "\n") || strings.Contains(s, "\r") {
 		n.Style = yaml.LiteralStyle
+		if !blockRoundTrips(n) {
+			n.Style = yaml.DoubleQuotedStyle
+		}
 	}
 	return n
+}
+
+func blockRoundTrips(n *yaml.Node) bool {
+	m := mapping()
+	addPair(m, "k", n)
+	b, err := yaml.Marshal(m)
+	if err != nil {
+		return false
+	}
+	var back map[string]string
+	return yaml.Unmarshal(b, &back) == nil && back["k"] == n.Value
 }
 
 func intNode(i int) *yaml.Node {
@@ -375,49 +391,16 @@ func valueNode(v any, inFlow bool) *yaml.Node {
 }
 
 // writeJSON prints a node tree as indented JSON, keeping mapping order.
-func writeJSON(b *bytes.Buffer, n *yaml.Node, indent string) {
-	switch n.Kind {
-	case yaml.MappingNode:
-		if len(n.Content) == 0 {
-			b.WriteString("{}")
-			return
-		}
-		b.WriteString("{\n")
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			b.WriteString(indent + "  ")
-			writeJSONString(b, n.Content[i].Value)
-			b.WriteString(": ")
-			writeJSON(b, n.Content[i+1], indent+"  ")
-			if i+2 < len(n.Content) {
-				b.WriteByte(',')
-			}
-			b.WriteByte('\n')
-		}
-		b.WriteString(indent + "}")
-	case yaml.SequenceNode:
-		if len(n.Content) == 0 {
-			b.WriteString("[]")
-			return
-		}
-		b.WriteString("[\n")
-		for i, c := range n.Content {
-			b.WriteString(indent + "  ")
-			writeJSON(b, c, indent+"  ")
-			if i+1 < len(n.Content) {
-				b.WriteByte(',')
-			}
-			b.WriteByte('\n')
-		}
-		b.WriteString(indent + "]")
+func writeJSON(b *bytes.Buffer, n *yaml.Node, indent string) { writeJSONStep(b, n, indent, "  ") }
+
+func writeJSONScalar(b *bytes.Buffer, n *yaml.Node) {
+	switch n.Tag {
+	case "!!int", "!!float", "!!bool":
+		b.WriteString(n.Value)
+	case "!!null":
+		b.WriteString("null")
 	default:
-		switch n.Tag {
-		case "!!int", "!!float", "!!bool":
-			b.WriteString(n.Value)
-		case "!!null":
-			b.WriteString("null")
-		default:
-			writeJSONString(b, n.Value)
-		}
+		writeJSONString(b, n.Value)
 	}
 }
 

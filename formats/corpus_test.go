@@ -1,0 +1,198 @@
+package formats
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/schema"
+)
+
+// corpusDir is the shared corpus of real files (../shared/corpus beside the
+// repository); LORE_CORPUS overrides it. Tests skip when it is absent.
+func corpusDir(t testing.TB) string {
+	dir := os.Getenv("LORE_CORPUS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "corpus")
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		t.Skipf("corpus not found at %s (set LORE_CORPUS)", dir)
+	}
+	return dir
+}
+
+// corpusWant is what SOURCES.md says of each file: its format and the number
+// of entries of its book (NovelAI: minus the empty {} placeholders), or the
+// position of its syntax error.
+var corpusWant = map[string]struct {
+	format  string
+	entries int
+	errAt   string // "line:col" of a file that must not load
+}{
+	"sillytavern/Eldoria.json":                                 {FormatSillyTavern, 4, ""},
+	"sillytavern/Eldoria_ST-resaved_wtq524176336-fork.json":    {FormatSillyTavern, 4, ""},
+	"sillytavern/Nen_Encyclopedia_HxH.json":                    {FormatSillyTavern, 9, ""},
+	"sillytavern/dsh_sample_roleplay_zh.json":                  {FormatSillyTavern, 8, ""},
+	"sillytavern/dsh_sample_programming_zh.json":               {FormatSillyTavern, 7, ""},
+	"novelai/grahamwaters_lorebook_generated_e032f0c.lorebook": {FormatNovelAI, 4, ""},
+	"novelai/ssjmarx_test_lorebook_with_keys.lorebook":         {FormatNovelAI, 3, ""},
+	"novelai/grahamwaters_Ripple_Mon_Oct_17_2022_TRUNCATED.lorebook": {"", 0, "56:28"},
+	"aidungeon/thaalesalves_skyrim_wi_7-landmarks.json":              {FormatAIDungeon, 77, ""},
+	"aidungeon/thaalesalves_skyrim_wi_13-nordic_gods.json":           {FormatAIDungeon, 9, ""},
+	"cards/default_Seraphina.png":                                    {FormatCardV2, 4, ""},
+	"cards/contest_Assistant_Sakana.png":                             {FormatCardV2, 14, ""},
+	"cards/contest_Assistant_Amy.png":                                {FormatCardV3, 0, ""},
+	"cards/yumina_default_human.png":                                 {FormatCardV3, 12, ""},
+	"tavern_kit/ccv3_st_export_like.json":                            {FormatCardV3, 1, ""},
+	"tavern_kit/full_v2_card.json":                                   {FormatCardV2, 1, ""},
+	"tavern_kit/full_v3_card.json":                                   {FormatCardV3, 1, ""},
+	"tavern_kit/invalid.json":                                        {"", 0, "1:3"},
+	"tavern_kit/world_one.json":                                      {FormatSillyTavern, 1, ""},
+}
+
+func bookEntries(lb *schema.Lorebook) int {
+	n := 0
+	for _, e := range lb.Entries {
+		if cardField(e) == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// TestCorpus opens every corpus file: the format and entry count match
+// SOURCES.md, broken files fail with their position, and every imported
+// lorebook, written as YAML and as JSON, loads back through schema.Load
+// clean and identical.
+func TestCorpus(t *testing.T) {
+	dir := corpusDir(t)
+	seen := 0
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() == "SOURCES.md" {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		rel = filepath.ToSlash(rel)
+		want, ok := corpusWant[rel]
+		if !ok {
+			t.Errorf("%s: not in corpusWant; add what SOURCES.md says of it", rel)
+			return nil
+		}
+		seen++
+		t.Run(rel, func(t *testing.T) {
+			lb, ds, err := Open(path)
+			if want.errAt != "" {
+				var pe *schema.ParseError
+				if !errors.As(err, &pe) {
+					t.Fatalf("want a ParseError at %s, got %v", want.errAt, err)
+				}
+				if !strings.HasSuffix(pe.Pos.String(), ":"+want.errAt) {
+					t.Errorf("error at %s, want %s: %v", pe.Pos, want.errAt, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lb.Format != want.format {
+				t.Errorf("format %q, want %q", lb.Format, want.format)
+			}
+			if n := bookEntries(lb); n != want.entries {
+				t.Errorf("%d entries, want %d", n, want.entries)
+			}
+			for _, d := range ds {
+				if d.Severity != diag.Info {
+					t.Errorf("import diagnostic above info: %+v", d)
+				}
+			}
+			for _, format := range []string{YAML, JSON} {
+				assertReloads(t, lb, format)
+			}
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen != len(corpusWant) {
+		t.Errorf("saw %d corpus files, corpusWant lists %d", seen, len(corpusWant))
+	}
+}
+
+// assertReloads writes lb, loads it with schema.Load, and compares.
+func assertReloads(t *testing.T, lb *schema.Lorebook, format string) *schema.Lorebook {
+	t.Helper()
+	b, err := EncodeLorebook(lb, format)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "book."+format)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	back, ds, err := schema.Load(path)
+	if err != nil {
+		t.Fatalf("%s output does not load: %v\n%s", format, err, b)
+	}
+	for _, d := range ds {
+		if d.Severity == diag.Error {
+			t.Errorf("%s output: %s: %s [%s]", format, d.Pos(), d.Message, d.Rule)
+		}
+	}
+	if got, want := modelOf(back), modelOf(lb); !reflect.DeepEqual(got, want) {
+		g, _ := json.MarshalIndent(got, "", " ")
+		w, _ := json.MarshalIndent(want, "", " ")
+		t.Errorf("%s output loads back different:\n got %s\nwant %s", format, firstDiff(string(g), string(w)), firstDiff(string(w), string(g)))
+	}
+	return back
+}
+
+func firstDiff(a, b string) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	s := max(0, i-200)
+	return a[s:min(len(a), i+200)]
+}
+
+// modelOf is what the writer must preserve, positions aside, as plain values.
+func modelOf(lb *schema.Lorebook) any {
+	type entry struct {
+		ID, Name, Content, Role, APIRole, Section string
+		Position                                  int
+		Enabled, AlwaysSend                       bool
+		Keywords, Secondary, Tags                 []string
+		Logic, CondLogic, Folder                  string
+		Depth                                     *int
+		MWW, Prevent, Exclude                     bool
+		Ext                                       string
+	}
+	norm := func(v any) string {
+		if v == nil {
+			return ""
+		}
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	var es []entry
+	for _, e := range lb.Entries {
+		es = append(es, entry{e.ID, e.Name, e.Content, e.Role, e.APIRole, e.Section, e.Position, e.Enabled, e.AlwaysSend,
+			keywordTexts(e.Keywords), keywordTexts(e.SecondaryKeywords), e.Tags, e.SecondaryKeywordLogic, e.ConditionLogic,
+			e.FolderID, e.Depth, e.MatchWholeWords, e.PreventRecursion, e.ExcludeRecursion, norm(e.Extensions)})
+	}
+	m := lb.Manifest
+	s := m.Settings
+	s.Fields = nil
+	var folders []string
+	for _, f := range m.Folders {
+		folders = append(folders, f.ID+"="+f.Name)
+	}
+	return map[string]any{"name": m.Name, "description": m.Description, "character": m.Character,
+		"settings": s, "ext": norm(m.Extensions), "folders": folders, "entries": es}
+}
