@@ -34,13 +34,13 @@ var corpusWant = map[string]struct {
 	entries int
 	errAt   string // "line:col" of a file that must not load
 }{
-	"sillytavern/Eldoria.json":                                 {FormatSillyTavern, 4, ""},
-	"sillytavern/Eldoria_ST-resaved_wtq524176336-fork.json":    {FormatSillyTavern, 4, ""},
-	"sillytavern/Nen_Encyclopedia_HxH.json":                    {FormatSillyTavern, 9, ""},
-	"sillytavern/dsh_sample_roleplay_zh.json":                  {FormatSillyTavern, 8, ""},
-	"sillytavern/dsh_sample_programming_zh.json":               {FormatSillyTavern, 7, ""},
-	"novelai/grahamwaters_lorebook_generated_e032f0c.lorebook": {FormatNovelAI, 4, ""},
-	"novelai/ssjmarx_test_lorebook_with_keys.lorebook":         {FormatNovelAI, 3, ""},
+	"sillytavern/Eldoria.json":                                       {FormatSillyTavern, 4, ""},
+	"sillytavern/Eldoria_ST-resaved_wtq524176336-fork.json":          {FormatSillyTavern, 4, ""},
+	"sillytavern/Nen_Encyclopedia_HxH.json":                          {FormatSillyTavern, 9, ""},
+	"sillytavern/dsh_sample_roleplay_zh.json":                        {FormatSillyTavern, 8, ""},
+	"sillytavern/dsh_sample_programming_zh.json":                     {FormatSillyTavern, 7, ""},
+	"novelai/grahamwaters_lorebook_generated_e032f0c.lorebook":       {FormatNovelAI, 4, ""},
+	"novelai/ssjmarx_test_lorebook_with_keys.lorebook":               {FormatNovelAI, 3, ""},
 	"novelai/grahamwaters_Ripple_Mon_Oct_17_2022_TRUNCATED.lorebook": {"", 0, "56:28"},
 	"aidungeon/thaalesalves_skyrim_wi_7-landmarks.json":              {FormatAIDungeon, 77, ""},
 	"aidungeon/thaalesalves_skyrim_wi_13-nordic_gods.json":           {FormatAIDungeon, 9, ""},
