@@ -95,6 +95,9 @@ type docCheck struct {
 	// one entry, nil when the document holds no entries. Messages about an
 	// entry's fields name the entry.
 	entryAt []string
+	// listName names a top-level list in messages ("messages" for a bare
+	// list of messages), so paths read messages[1].content, not [1].content.
+	listName string
 }
 
 // check validates the document against the named schema.
@@ -215,6 +218,9 @@ func (c *docCheck) leaf(ve *jsonschema.ValidationError, out *[]diag.Diagnostic) 
 	node, _ := c.lookup(loc)
 	pre, rel := c.prefix(loc)
 	field := fieldPath(rel)
+	if c.listName != "" && strings.HasPrefix(field, "[") {
+		field = c.listName + field
+	}
 	emit := func(n *yaml.Node, format string, args ...any) {
 		*out = append(*out, diag.New(c.pos(n), diag.Error, "schema", pre+format, args...))
 	}

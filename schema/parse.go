@@ -275,6 +275,9 @@ func yamlSyntaxError(path string, data []byte, err error) *ParseError {
 	if line > li.lines() {
 		line = li.lines()
 	}
+	if problem == "found unexpected end of stream" {
+		problem += " (a quote or bracket opened here is never closed?)"
+	}
 	if off := li.offset(line, 1); off >= 0 && off < len(data) && data[off] == '\t' {
 		return errAt(li.pos(off), "invalid YAML: a tab indents this line; YAML indentation must use spaces")
 	}

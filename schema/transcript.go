@@ -32,7 +32,7 @@ func LoadTranscript(path string) (*Transcript, []diag.Diagnostic, error) {
 	var ds []diag.Diagnostic
 	switch root.Kind {
 	case yaml.SequenceNode, yaml.MappingNode:
-		ds = (&docCheck{file: path, root: root}).check("transcript")
+		ds = (&docCheck{file: path, root: root, listName: "messages"}).check("transcript")
 	default:
 		return t, []diag.Diagnostic{diag.New(d.pos(root), diag.Error, "schema",
 			"expected a transcript (a mapping with messages:, or a list of messages), found %s", kindName(root))}, nil
@@ -188,8 +188,8 @@ func loadJSONL(t *Transcript, path string, data []byte) ([]diag.Diagnostic, erro
 			continue
 		}
 		m := Message{Pos: d.pos(n), Role: "assistant"}
-		if s, ok := str(mes); ok {
-			m.Content = s
+		if r := resolve(mes); r.Kind == yaml.ScalarNode && r.ShortTag() == "!!str" {
+			m.Content = r.Value
 		} else {
 			ds = append(ds, diag.New(d.pos(mes), diag.Error, "schema", "mes must be a string, not %s", kindName(mes)))
 		}
