@@ -1,10 +1,148 @@
 package cmd
 
-import "github.com/spf13/cobra"
+import (
+	"strings"
 
-// TODO(owner: helper) replace this placeholder with the real command.
+	"github.com/spf13/cobra"
+
+	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/lint"
+	"github.com/lorekit/lore/schema"
+)
+
+type lintOptions struct {
+	vars   string
+	config string
+	format string
+	strict bool
+	color  string
+}
+
 func newLintCmd(iox *IO) *cobra.Command {
-	return &cobra.Command{Use: "lint", Short: "(not built yet)", RunE: func(*cobra.Command, []string) error {
-		return usageErr("lint is not built yet")
-	}}
+	opts := &lintOptions{}
+	c := &cobra.Command{
+		Use:   "lint PATH...",
+		Short: "Validate lorebooks and run the lint rules",
+		Long: `lint loads each PATH (a lorebook folder or file, lore's own or a foreign format),
+reports its schema problems as validate does, and runs every rule of 'lore rules':
+keyword collisions and overlaps, recursion loops, unreachable entries, undefined
+variables and mistyped conditions, broken output-format templates, budget
+overruns and more. Each finding is one line:
+
+  file:line:col: severity: message [rule-id]
+
+Configuration comes from .lore.yaml, looked up from each PATH's folder upward, or
+from --config:
+
+  rules: {keyword-overlap: off, recursion-loop: error}   # off | info | warning | error
+  ignore: ["drafts/**"]                                 # glob paths, relative to the file
+  tokenizer: cl100k_base                                # defaults for settings the
+  contextTokens: 16384                                  #   manifest leaves unset
+  responseReserve: 1024
+
+An entry can silence a rule for itself with
+  lint: {ignore: [keyword-overlap], reason: "the overlap is wanted"}
+and an ignore that silences nothing is reported (unused-ignore).
+
+Formats: text (default; with colour and the source line on a terminal), json
+({"diagnostics": [...]}), sarif (SARIF 2.1.0 for GitHub code scanning) and
+github (workflow annotations). Exit codes: 0 clean, 1 errors (or warnings with
+--strict), 2 bad usage, a bad .lore.yaml, or a file that cannot be read.`,
+		Example: `  lore lint fixtures/eldoria/book
+  lore lint book/ --vars vars.yaml --strict
+  lore lint book/ --format sarif > lore.sarif
+  lore lint book/ --format github`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error { return runLint(iox, opts, args) },
+	}
+	c.Flags().StringVar(&opts.vars, "vars", "", "variables file whose values count as defined (undefined-variable, condition-type)")
+	c.Flags().StringVar(&opts.config, "config", "", "use this .lore.yaml instead of looking upward from each PATH")
+	c.Flags().StringVar(&opts.format, "format", "text", "output format: "+strings.Join(diag.Formats(), ", "))
+	c.Flags().BoolVar(&opts.strict, "strict", false, "exit 1 on warnings too")
+	addColorFlag(c, &opts.color)
+	return c
+}
+
+func runLint(iox *IO, opts *lintOptions, paths []string) error {
+	on, err := useColor(iox, opts.color)
+	if err != nil {
+		return err
+	}
+	var pr diag.Printer
+	if opts.format == "sarif" {
+		pr = &diag.SARIFPrinter{Rules: lint.RuleInfos(), Version: Version}
+	} else if pr, err = diag.NewPrinter(opts.format, diag.Options{Color: on, Source: diag.FileSource()}); err != nil {
+		return usageErr("%v", err)
+	}
+
+	var all []diag.Diagnostic
+	unusable := false
+	var vars *schema.Vars
+	if opts.vars != "" {
+		v, ds, err := schema.LoadVars(opts.vars)
+		all = append(all, ds...)
+		if err != nil {
+			unusable = true
+			all = append(all, schema.ErrorDiagnostics(opts.vars, err)...)
+		} else {
+			vars = v
+		}
+	}
+
+	configs := map[string]*lint.Config{} // by config path, each loaded once
+	loadConfig := func(path string) *lint.Config {
+		if path == "" {
+			return &lint.Config{}
+		}
+		if c, ok := configs[path]; ok {
+			return c
+		}
+		c, ds, err := lint.LoadConfig(path)
+		if err != nil {
+			unusable = true
+			all = append(all, schema.ErrorDiagnostics(path, err)...)
+			c = &lint.Config{}
+		} else if len(ds) > 0 {
+			// A broken configuration would silently change what is reported:
+			// show its problems and stop with the usage exit code.
+			unusable = true
+			all = append(all, ds...)
+		}
+		configs[path] = c
+		return c
+	}
+
+	files := 0
+	for _, p := range paths {
+		cfgPath := opts.config
+		if cfgPath == "" {
+			cfgPath = lint.FindConfig(p)
+		}
+		cfg := loadConfig(cfgPath)
+		book, ds, err := formats.Open(p)
+		if err != nil {
+			unusable = true
+			files++
+			all = append(all, lint.RunWith(nil, nil, cfg, append(ds, schema.ErrorDiagnostics(p, err)...))...)
+			continue
+		}
+		files += max(len(book.Files), 1)
+		all = append(all, lint.RunWith(book, vars, cfg, ds)...)
+	}
+	all = diag.Sort(all)
+	if err := pr.Print(iox.Stdout, all); err != nil {
+		return err
+	}
+	if opts.format == "text" {
+		iox.Stderr.Write([]byte(diag.Summary(all, files) + "\n"))
+	}
+	errs, warns, _ := diag.Count(all)
+	switch {
+	case unusable:
+		return exitCode(ExitUsage)
+	case errs > 0, opts.strict && warns > 0:
+		return exitCode(ExitFindings)
+	}
+	return nil
 }

@@ -1,0 +1,92 @@
+package lint
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/schema"
+)
+
+var update = flag.Bool("update", false, "rewrite the .out golden files")
+
+// lintFile loads a lorebook the way `lore lint` does (schema diagnostics merged,
+// a sibling NAME.vars.yml as --vars) and returns its findings as text lines.
+func lintFile(t *testing.T, path string) string {
+	t.Helper()
+	book, ds, err := schema.Load(path)
+	if err != nil {
+		t.Fatalf("load %s: %v", path, err)
+	}
+	var vars *schema.Vars
+	if vp := strings.TrimSuffix(path, ".yaml") + ".vars.yml"; fileExists(vp) {
+		v, vds, err := schema.LoadVars(vp)
+		if err != nil || len(vds) > 0 {
+			t.Fatalf("vars %s: %v %v", vp, err, vds)
+		}
+		vars = v
+	}
+	return format(RunWith(book, vars, nil, ds))
+}
+
+func format(ds []diag.Diagnostic) string {
+	var b strings.Builder
+	for _, d := range ds {
+		b.WriteString(d.Pos().String() + ": " + d.Severity.String() + ": " + d.Message + " [" + d.Rule + "]\n")
+	}
+	return b.String()
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// TestRules runs every testdata/rules/<rule>/*.yaml: bad*.yaml must print exactly
+// its .out file (and fire its folder's rule); ok*.yaml must stay quiet.
+func TestRules(t *testing.T) {
+	dirs, err := filepath.Glob("testdata/rules/*")
+	if err != nil || len(dirs) == 0 {
+		t.Fatal("no testdata/rules")
+	}
+	seen := map[string]bool{}
+	for _, dir := range dirs {
+		rule := filepath.Base(dir)
+		seen[rule] = true
+		files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+		for _, f := range files {
+			name := filepath.Base(f)
+			t.Run(rule+"/"+name, func(t *testing.T) {
+				got := lintFile(t, f)
+				if strings.HasPrefix(name, "ok") {
+					if got != "" {
+						t.Errorf("%s must stay quiet, got:\n%s", f, got)
+					}
+					return
+				}
+				out := strings.TrimSuffix(f, ".yaml") + ".out"
+				if *update {
+					if err := os.WriteFile(out, []byte(got), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				want, err := os.ReadFile(out)
+				if err != nil {
+					t.Fatalf("%v (run go test ./lint -update)", err)
+				}
+				if got != string(want) {
+					t.Errorf("%s:\n--- got\n%s--- want\n%s", f, got, want)
+				}
+				if !strings.Contains(got, "["+rule+"]") {
+					t.Errorf("%s does not fire %s", f, rule)
+				}
+			})
+		}
+	}
+	for _, r := range Rules() {
+		if !seen[r.ID] {
+			t.Errorf("rule %s has no testdata/rules/%s", r.ID, r.ID)
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package lint
+
+import "github.com/lorekit/lore/diag"
+
+// Rule ids produced by the engine rather than by a rule's Check.
+const (
+	UnusedIgnore  = "unused-ignore"
+	LintDirective = "lint-directive"
+)
+
+// registry is every rule, in the order `lore rules` lists them (SPEC §6's table
+// first, then lore's additions). The list is explicit so that adding a rule is one
+// visible line here plus its rule_<id>.go file.
+var registry = []Rule{
+	{ID: "schema", Severity: diag.Error,
+		Description: "a value the JSON Schema rejects (type, enum, pattern, unknown field)",
+		Help:        "Fix the value as the message says; `lore schema` prints the JSON Schema. Reported by the loader."},
+	{ID: "duplicate-id", Severity: diag.Error, Check: checkDuplicateID,
+		Description: "two entries with one id",
+		Help:        "Give every entry its own kebab-case id; activation traces and exports key entries by id."},
+	{ID: "keyword-collision", Severity: diag.Warning, Check: checkKeywordCollision,
+		Description: "one keyword (after case folding and NFKC) on several entries: they always fire together",
+		Help:        "Keep the keyword on one entry, merge the entries, or add secondary keywords to tell them apart."},
+	{ID: "keyword-overlap", Severity: diag.Warning, Check: checkKeywordOverlap,
+		Description: "a keyword inside another entry's keyword or inside a word of the lorebook's text, without matchWholeWords",
+		Help:        "Set matchWholeWords: true on the entry, or use a longer keyword."},
+	{ID: "recursion-loop", Severity: diag.Warning, Check: checkRecursionLoop,
+		Description: "a cycle of entries whose contents activate each other",
+		Help:        "Set preventRecursion on one entry of the cycle, excludeRecursion on another, or reword the content."},
+	{ID: "unreachable-entry", Severity: diag.Error, Check: checkUnreachable,
+		Description: "an entry that can never be sent (no way in, impossible secondary logic, contradictory conditions)",
+		Help:        "Give the entry keywords or alwaysSend, fix its secondary keywords, or its conditions."},
+	{ID: "undefined-variable", Severity: diag.Error, Check: checkUndefinedVariable,
+		Description: "a condition or {{getvar}} on a variable that is neither declared nor in the variables file",
+		Help:        "Declare the variable under the manifest's variables, or fix the id."},
+	{ID: "condition-type", Severity: diag.Error, Check: checkConditionType,
+		Description: "a comparison on a non-number, contains on a number, or a value of the wrong type for the variable",
+		Help:        "Compare numbers with gt/lt/gte/lte, use contains on strings and lists, and match the declared type."},
+	{ID: "depth-ignored", Severity: diag.Warning, Check: checkDepthIgnored,
+		Description: "depth set outside chat-history, or negative",
+		Help:        "Remove depth, or move the entry to chat-history; depth counts messages back from the newest, from 0."},
+	{ID: "keywords-ignored", Severity: diag.Warning, Check: checkKeywordsIgnored,
+		Description: "keywords on an entry that is always sent and has no conditions",
+		Help:        "Remove the keywords, or set alwaysSend: false so that they decide."},
+	{ID: "examples-format", Severity: diag.Warning, Check: checkExamplesFormat,
+		Description: "examples content with no speaker lines, or lines before the first speaker",
+		Help:        "Start every turn with `{{user}}:` or `{{char}}:` and separate example chats with <START>."},
+	{ID: "whole-word-cjk", Severity: diag.Info, Check: checkWholeWordCJK,
+		Description: "matchWholeWords on a keyword written without word boundaries (it matches as a substring)",
+		Help:        "Nothing breaks; know that the keyword matches inside longer words of that script."},
+	{ID: "invalid-regex", Severity: diag.Error, Check: checkInvalidRegex,
+		Description: "a /regex/ keyword or transform pattern that does not compile",
+		Help:        "Fix the pattern (RE2 syntax: no look-around, no backreferences; flags i, m, s)."},
+	{ID: "format-template", Severity: diag.Warning, Check: checkFormatTemplate,
+		Description: "a broken output-format block: invalid YAML, unbalanced ${ } or $( ), reference cycle, unbalanced <tag>, format without rule",
+		Help:        "Fix the block as the message says; see SPEC §5 for the template syntax."},
+	{ID: "required-over-cap", Severity: diag.Warning, Check: checkRequiredOverCap,
+		Description: "the always-sent (Required) pieces exceed the Required cap for the context size",
+		Help:        "Shorten always-sent entries, make some keyword-activated, or raise contextTokens."},
+	{ID: "entry-over-budget", Severity: diag.Warning, Check: checkEntryOverBudget,
+		Description: "a card larger than the whole story-card share: it can never be included",
+		Help:        "Shorten the entry or split it into several cards."},
+	{ID: "empty-content", Severity: diag.Warning, Check: checkEmptyContent,
+		Description: "an enabled entry with no content",
+		Help:        "Write the content, or set enabled: false while it is a draft."},
+	{ID: UnusedIgnore, Severity: diag.Warning,
+		Description: "a lint: ignore that suppresses nothing",
+		Help:        "Remove the rule id from lint.ignore: the finding it was written for is gone."},
+	{ID: LintDirective, Severity: diag.Warning,
+		Description: "a lint: ignore with an unknown rule id or without a reason",
+		Help:        "Name rules by their ids (`lore rules`) and say in `reason:` why the finding does not apply."},
+}
+
+// Rules returns the registry, in listing order.
+func Rules() []Rule {
+	out := make([]Rule, len(registry))
+	copy(out, registry)
+	return out
+}
+
+// byID returns the registered rule with that id, or nil.
+func byID(id string) *Rule {
+	for i := range registry {
+		if registry[i].ID == id {
+			return &registry[i]
+		}
+	}
+	return nil
+}
+
+// DocsBase is where docs/rules.md is published; SARIF links each rule to its
+// section there.
+const DocsBase = "https://github.com/lorekit/lore/blob/main/docs/rules.md"
+
+// HelpURI is the rule's section of the published docs/rules.md.
+func (r *Rule) HelpURI() string { return DocsBase + "#" + r.ID }
+
+// RuleInfos describes the registry for printers (SARIF's tool.driver.rules).
+func RuleInfos() []diag.RuleInfo {
+	out := make([]diag.RuleInfo, len(registry))
+	for i := range registry {
+		r := &registry[i]
+		out[i] = diag.RuleInfo{ID: r.ID, Severity: r.Severity, Description: r.Description, Help: r.Help, HelpURI: r.HelpURI()}
+	}
+	return out
+}

@@ -1,0 +1,20 @@
+package lint
+
+// checkKeywordsIgnored reports keywords on an entry that is sent anyway: an
+// always-sent entry of any section (a constant chat-history entry included) with no
+// conditions. The creator probably expects the keywords to decide.
+func checkKeywordsIgnored(c *Context) {
+	for _, e := range c.Book.Entries {
+		if !e.AlwaysSend || len(e.Conditions) > 0 {
+			continue
+		}
+		field := "keywords"
+		if len(e.Keywords) == 0 {
+			if len(e.SecondaryKeywords) == 0 {
+				continue
+			}
+			field = "secondaryKeywords"
+		}
+		c.Report(e, e.FieldPos(field), "%s of entry %q are ignored: it is always sent (alwaysSend: true); remove them, or set alwaysSend: false so that they decide", field, e.ID)
+	}
+}

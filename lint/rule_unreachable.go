@@ -1,0 +1,208 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lorekit/lore/match"
+	"github.com/lorekit/lore/schema"
+)
+
+// checkUnreachable reports enabled entries that can never be sent: no way in (a
+// chat-history entry without keywords that is not constant, or another section's
+// entry with alwaysSend: false and no keywords), secondary logic that fails
+// whenever the primary matches, and conditions that contradict each other.
+// Disabled entries are left alone: the creator switched them off on purpose.
+func checkUnreachable(c *Context) {
+	for _, e := range c.Book.Entries {
+		if !e.Enabled {
+			continue
+		}
+		if !e.AlwaysSend && len(e.Keywords) == 0 {
+			if e.Section == schema.SectionChatHistory {
+				c.Report(e, keywordsOrEntry(e), "entry %q can never be sent: a chat-history entry needs keywords, or alwaysSend: true to be constant", e.ID)
+			} else {
+				c.Report(e, e.FieldPos("alwaysSend"), "entry %q can never be sent: alwaysSend: false on a %s entry without keywords; add keywords or remove alwaysSend: false", e.ID, e.Section)
+			}
+			continue
+		}
+		if !e.AlwaysSend {
+			impossibleSecondary(c, e)
+		}
+		contradictoryConditions(c, e)
+	}
+}
+
+func keywordsOrEntry(e *schema.Entry) schema.Pos {
+	if e.Has("keywords") {
+		return e.FieldPos("keywords")
+	}
+	return e.FieldPos("id")
+}
+
+// implies says that whenever primary kw p matches, secondary kw s matches the same
+// text: the same normalised literal, or (matching as a substring) a part of it.
+func implies(e *schema.Entry, p, s string) bool {
+	if match.IsRegex(p) || match.IsRegex(s) {
+		return p == s
+	}
+	np, ns := match.Normalize(p), match.Normalize(s)
+	if ns == "" {
+		return false
+	}
+	if np == ns {
+		return true
+	}
+	return substringKeyword(e, s) && strings.Contains(np, ns)
+}
+
+// impossibleSecondary: NOT_ANY fails whenever some secondary is implied by the
+// primary that matched; NOT_ALL fails when every secondary is. If that holds for
+// every primary, the entry never activates.
+func impossibleSecondary(c *Context, e *schema.Entry) {
+	if len(e.SecondaryKeywords) == 0 {
+		return
+	}
+	logic := e.SecondaryKeywordLogic
+	if logic != schema.NotAny && logic != schema.NotAll {
+		return
+	}
+	var blocker string
+	for _, p := range e.Keywords {
+		some, all := "", true
+		for _, s := range e.SecondaryKeywords {
+			if implies(e, p.Text, s.Text) {
+				if some == "" {
+					some = s.Text
+				}
+			} else {
+				all = false
+			}
+		}
+		if (logic == schema.NotAny && some == "") || (logic == schema.NotAll && !all) {
+			return // this primary can activate the entry
+		}
+		if blocker == "" {
+			blocker = some
+		}
+	}
+	what := fmt.Sprintf("secondary keyword %q matches whenever a primary keyword does", blocker)
+	if logic == schema.NotAll {
+		what = "every secondary keyword matches whenever a primary keyword does"
+	}
+	c.Report(e, e.FieldPos("secondaryKeywordLogic"), "entry %q can never be sent: %s, and %s forbids that; remove it from secondaryKeywords or change secondaryKeywordLogic",
+		e.ID, what, logic)
+}
+
+// bound is one side of a numeric interval from a condition.
+type bound struct {
+	v      float64
+	strict bool
+	cond   *schema.Condition
+}
+
+// contradictoryConditions looks, under conditionLogic all, for conditions on one
+// variable that cannot hold together: two different eq values, eq and neq of one
+// value, an eq outside the gt/lt bounds, or bounds with nothing between them.
+// It reports the first contradiction, at the later condition.
+func contradictoryConditions(c *Context, e *schema.Entry) {
+	if len(e.Conditions) < 2 || e.ConditionLogic == "any" {
+		return
+	}
+	type varState struct {
+		eq     *schema.Condition
+		neq    []*schema.Condition
+		lo, hi *bound
+	}
+	states := map[string]*varState{}
+	for i := range e.Conditions {
+		cond := &e.Conditions[i]
+		s := states[cond.VariableID]
+		if s == nil {
+			s = &varState{}
+			states[cond.VariableID] = s
+		}
+		var other *schema.Condition
+		switch cond.Operator {
+		case "eq":
+			if s.eq != nil && !sameValue(s.eq.Value, cond.Value) {
+				other = s.eq
+			}
+			for _, n := range s.neq {
+				if sameValue(n.Value, cond.Value) {
+					other = n
+				}
+			}
+			if other == nil {
+				other = outside(cond.Value, s.lo, s.hi)
+			}
+			if s.eq == nil {
+				s.eq = cond
+			}
+		case "neq":
+			if s.eq != nil && sameValue(s.eq.Value, cond.Value) {
+				other = s.eq
+			}
+			s.neq = append(s.neq, cond)
+		case "gt", "gte", "lt", "lte":
+			n, ok := number(cond.Value)
+			if !ok {
+				continue // condition-type reports it
+			}
+			b := &bound{v: n, strict: cond.Operator == "gt" || cond.Operator == "lt", cond: cond}
+			if cond.Operator[0] == 'g' {
+				if s.lo == nil || b.v > s.lo.v || (b.v == s.lo.v && b.strict) {
+					s.lo = b
+				}
+			} else if s.hi == nil || b.v < s.hi.v || (b.v == s.hi.v && b.strict) {
+				s.hi = b
+			}
+			if s.lo != nil && s.hi != nil && (s.lo.v > s.hi.v || (s.lo.v == s.hi.v && (s.lo.strict || s.hi.strict))) {
+				other = s.lo.cond
+				if other == cond {
+					other = s.hi.cond
+				}
+			} else if s.eq != nil {
+				other = outside(s.eq.Value, s.lo, s.hi)
+				if other == cond {
+					other = s.eq
+				}
+			}
+		}
+		if other != nil && other != cond {
+			c.Report(e, cond.FieldPos("operator"), "entry %q can never be sent: conditions %s and %s (at %s) cannot both hold under conditionLogic: all; fix one of them",
+				e.ID, condText(cond), condText(other), lineOf(other.Pos))
+			return
+		}
+	}
+}
+
+// outside returns the bound's condition that a value violates, or nil.
+func outside(val any, lo, hi *bound) *schema.Condition {
+	n, ok := number(val)
+	if !ok {
+		return nil
+	}
+	if lo != nil && (n < lo.v || (n == lo.v && lo.strict)) {
+		return lo.cond
+	}
+	if hi != nil && (n > hi.v || (n == hi.v && hi.strict)) {
+		return hi.cond
+	}
+	return nil
+}
+
+// sameValue compares condition values as the engine does: numerically when both
+// are numbers or numeric strings, else exactly.
+func sameValue(a, b any) bool {
+	x, okA := number(a)
+	y, okB := number(b)
+	if okA && okB {
+		return x == y
+	}
+	return describe(a) == describe(b) && typeOf(a) == typeOf(b)
+}
+
+func condText(c *schema.Condition) string {
+	return c.VariableID + " " + c.Operator + " " + describe(c.Value)
+}

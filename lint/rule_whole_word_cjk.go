@@ -1,0 +1,24 @@
+package lint
+
+import (
+	"github.com/lorekit/lore/match"
+	"github.com/lorekit/lore/schema"
+)
+
+// checkWholeWordCJK explains that matchWholeWords cannot apply to a keyword in a
+// script written without spaces (Chinese, Japanese, Thai…): it matches as a
+// substring (SPEC §1).
+func checkWholeWordCJK(c *Context) {
+	for _, e := range c.Book.Entries {
+		if !e.MatchWholeWords {
+			continue
+		}
+		for _, kws := range [][]schema.Keyword{e.Keywords, e.SecondaryKeywords} {
+			for _, k := range kws {
+				if !match.IsRegex(k.Text) && match.NoWordBoundaries(k.Text) {
+					c.Report(e, k.Pos, "keyword %q is written without word boundaries: matchWholeWords does not apply and it matches as a substring (also inside longer words)", k.Text)
+				}
+			}
+		}
+	}
+}

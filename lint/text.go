@@ -1,0 +1,63 @@
+package lint
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// quoteList prints up to max items quoted, "and N more" after that.
+func quoteList(items []string, max int) string {
+	var b strings.Builder
+	for i, s := range items {
+		if i == max {
+			fmt.Fprintf(&b, " and %d more", len(items)-max)
+			break
+		}
+		if i > 0 {
+			if i == len(items)-1 && len(items) <= max {
+				b.WriteString(" and ")
+			} else {
+				b.WriteString(", ")
+			}
+		}
+		b.WriteString(strconv.Quote(s))
+	}
+	return b.String()
+}
+
+// describe prints a condition or variable value the way it is written in YAML.
+func describe(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return strconv.Quote(x)
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "a mapping"
+	}
+	return fmt.Sprint(v)
+}
+
+// number reads a condition value as a number: numbers, and strings that parse as
+// one (SPEC §1: "a numeric string compares as a number").
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int:
+		return float64(x), true
+	case string:
+		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		return f, err == nil
+	}
+	return 0, false
+}
