@@ -1,10 +1,154 @@
 package cmd
 
-import "github.com/spf13/cobra"
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
 
-// TODO(owner: helper) replace this placeholder with the real command.
+	"github.com/spf13/cobra"
+
+	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/schema"
+)
+
+type importOptions struct {
+	out    string
+	format string
+	force  bool
+	color  string
+}
+
 func newImportCmd(iox *IO) *cobra.Command {
-	return &cobra.Command{Use: "import", Short: "(not built yet)", RunE: func(*cobra.Command, []string) error {
-		return usageErr("import is not built yet")
-	}}
+	var opts importOptions
+	c := &cobra.Command{
+		Use:   "import FILE",
+		Short: "Convert a SillyTavern, Character Card, NovelAI, AI Dungeon, Agnai or RisuAI lorebook to lore's YAML",
+		Long: `import converts a lorebook from another tool into lore's format. The format is
+detected from the content: SillyTavern world info, Character Card V2/V3 (JSON or
+PNG), lorebook_v3, NovelAI .lorebook, AI Dungeon world info and story cards,
+Agnai memory books, RisuAI lorebooks.
+
+Without -o the lorebook is printed as one file. -o DIR (an existing folder, a
+path ending in /, or a path without extension) writes a folder lorebook:
+lorebook.yaml and entries/<id>.yaml; -o FILE.yaml or FILE.json writes one file.
+Files are written atomically; a non-empty folder is replaced only with --force.
+What the source has and lore cannot express is kept under extensions and
+reported on stderr. docs/formats.md has the field-by-field mapping.`,
+		Example: `  lore import Eldoria.json
+  lore import default_Seraphina.png -o seraphina/
+  lore import world.lorebook -o world.json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error { return runImport(iox, &opts, args[0]) },
+	}
+	f := c.Flags()
+	f.StringVarP(&opts.out, "output", "o", "", "write to this folder or file instead of stdout")
+	f.StringVar(&opts.format, "format", "", "yaml or json (default: from -o's extension, else yaml)")
+	f.BoolVar(&opts.force, "force", false, "replace a non-empty output folder")
+	addColorFlag(c, &opts.color)
+	return c
+}
+
+// loadForConvert opens a lorebook of any format and prints what loading
+// said to stderr. It returns an exit error when the book is unreadable (2) or
+// has error-level findings (1): nothing is converted then.
+func loadForConvert(iox *IO, path, colorMode string) (*schema.Lorebook, error) {
+	on, err := useColor(iox, colorMode)
+	if err != nil {
+		return nil, err
+	}
+	lb, ds, err := formats.Open(path)
+	if err != nil {
+		ds = append(ds, schema.ErrorDiagnostics(path, err)...)
+	}
+	p, _ := diag.NewPrinter("text", diag.Options{Color: on})
+	if len(ds) > 0 {
+		if perr := p.Print(iox.Stderr, diag.Sort(ds)); perr != nil {
+			return nil, perr
+		}
+	}
+	if err != nil || lb == nil {
+		return nil, exitCode(ExitUsage)
+	}
+	if errs, _, _ := diag.Count(ds); errs > 0 {
+		return nil, exitCode(ExitFindings)
+	}
+	return lb, nil
+}
+
+func runImport(iox *IO, opts *importOptions, path string) error {
+	switch opts.format {
+	case "", formats.YAML, formats.JSON:
+	default:
+		return usageErr("--format must be yaml or json, not %q", opts.format)
+	}
+	folder := false
+	if opts.out != "" {
+		ext := strings.ToLower(filepath.Ext(opts.out))
+		st, err := os.Stat(opts.out)
+		switch {
+		case strings.HasSuffix(opts.out, "/") || strings.HasSuffix(opts.out, string(os.PathSeparator)) || (err == nil && st.IsDir()) || ext == "":
+			folder = true
+		case ext == ".yaml" || ext == ".yml":
+			if opts.format == "" {
+				opts.format = formats.YAML
+			}
+		case ext == ".json":
+			if opts.format == "" {
+				opts.format = formats.JSON
+			}
+		default:
+			return usageErr("-o %s: want a folder, or a file ending in .yaml, .yml or .json", opts.out)
+		}
+		if same(path, opts.out) {
+			return usageErr("-o %s is the input file: import never changes its input", opts.out)
+		}
+	}
+	if opts.format == "" {
+		opts.format = formats.YAML
+	}
+	lb, err := loadForConvert(iox, path, opts.color)
+	if err != nil {
+		return err
+	}
+	if folder {
+		write := formats.WriteFolder
+		if opts.force {
+			write = formats.WriteFolderForce
+		}
+		if err := write(opts.out, lb, opts.format); err != nil {
+			return usageErr("%v", err)
+		}
+		return nil
+	}
+	data, err := formats.EncodeLorebook(lb, opts.format)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	return writeOut(iox.Stdout, opts.out, data)
+}
+
+// writeOut prints data, or writes it atomically to out when set.
+func writeOut(w io.Writer, out string, data []byte) error {
+	if out == "" {
+		_, err := w.Write(data)
+		return err
+	}
+	if err := formats.WriteFileAtomic(out, data); err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return usageErr("-o %s: %v", out, pe.Err)
+		}
+		return usageErr("-o %s: %v", out, err)
+	}
+	return nil
+}
+
+// same reports whether a and b name the same existing file.
+func same(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }

@@ -50,14 +50,12 @@ func (im *importer) importCard(root *jnode) {
 		m.Character = name
 		m.Fields["character"] = im.pos(data.get("name"))
 	}
-	var used []string
 	for _, cf := range cardFields {
 		n := data.get(cf.field)
 		s, ok := n.strOf()
 		if !ok || strings.TrimSpace(s) == "" {
 			continue
 		}
-		used = append(used, cf.field)
 		im.ids.reserve(cf.id)
 		e := im.newEntry(n, cf.section)
 		e.ID, e.Name, e.Role, e.APIRole, e.Position = cf.id, cf.name, cf.role, cf.apiRole, cf.position
@@ -65,7 +63,11 @@ func (im *importer) importCard(root *jnode) {
 		setExt(e, im.format, map[string]any{"field": cf.field})
 		im.lb.Entries = append(im.lb.Entries, e)
 	}
-	ext := rest(data, append(used, "name", "character_book")...)
+	skip := []string{"name", "character_book"}
+	for _, cf := range cardFields {
+		skip = append(skip, cf.field) // empty ones are written back as "" by export
+	}
+	ext := rest(data, skip...)
 	if ext == nil {
 		ext = map[string]any{}
 	}

@@ -196,3 +196,55 @@ func modelOf(lb *schema.Lorebook) any {
 	return map[string]any{"name": m.Name, "description": m.Description, "character": m.Character,
 		"settings": s, "ext": norm(m.Extensions), "folders": folders, "entries": es}
 }
+
+// TestSillyTavernRoundTrip: every SillyTavern file of the corpus, imported,
+// written as lore YAML, loaded back and exported, has every field of every
+// source entry unchanged (the export may add fields ST fills in anyway).
+func TestSillyTavernRoundTrip(t *testing.T) {
+	dir := corpusDir(t)
+	files, _ := filepath.Glob(filepath.Join(dir, "sillytavern", "*.json"))
+	files = append(files, filepath.Join(dir, "tavern_kit", "world_one.json"))
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			assertSTRoundTrip(t, f)
+		})
+	}
+}
+
+func assertSTRoundTrip(t *testing.T, path string) {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb, _, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := assertReloads(t, lb, YAML)
+	out, _ := ExportSillyTavern(back)
+	var a, b struct {
+		Entries map[string]map[string]any `json:"entries"`
+	}
+	if err := json.Unmarshal(src, &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(out, &b); err != nil {
+		t.Fatalf("export is not JSON: %v\n%s", err, out)
+	}
+	if len(a.Entries) != len(b.Entries) {
+		t.Errorf("%d entries exported, source has %d", len(b.Entries), len(a.Entries))
+	}
+	for uid, se := range a.Entries {
+		ee, ok := b.Entries[uid]
+		if !ok {
+			t.Errorf("uid %s missing from the export", uid)
+			continue
+		}
+		for k, v := range se {
+			if got, ok := ee[k]; !ok || !reflect.DeepEqual(got, v) {
+				t.Errorf("uid %s field %s: exported %#v, source %#v", uid, k, got, v)
+			}
+		}
+	}
+}

@@ -72,7 +72,9 @@ func (im *importer) field(e *schema.Entry, name string, n *jnode) {
 
 func (im *importer) content(e *schema.Entry, n *jnode) {
 	if s, ok := n.strOf(); ok {
-		e.Content = s
+		// Windows line ends would force the whole text into one quoted
+		// line of YAML; the model reads LF the same.
+		e.Content = strings.ReplaceAll(s, "\r\n", "\n")
 		im.field(e, "content", n)
 		p := im.pos(n)
 		p.Col++ // after the opening quote
