@@ -131,6 +131,7 @@ func (d *decoder) entry(n *yaml.Node) *Entry {
 		ConditionLogic:        "all",
 		SecondaryKeywordLogic: AndAny,
 	}
+	var alwaysSend *yaml.Node
 	for _, p := range d.fields(n) {
 		v := p.Value
 		e.Fields[p.Key] = d.pos(v)
@@ -161,7 +162,7 @@ func (d *decoder) entry(n *yaml.Node) *Entry {
 				e.Enabled = b
 			}
 		case "alwaysSend":
-			// applied after the section is known
+			alwaysSend = v // applied once the section is known
 		case "keywords":
 			e.Keywords = d.keywords(v)
 		case "conditions":
@@ -213,10 +214,8 @@ func (d *decoder) entry(n *yaml.Node) *Entry {
 		}
 	}
 	e.AlwaysSend = DefaultAlwaysSend(e.Section)
-	for _, p := range pairsOf(n, "alwaysSend") {
-		if b, ok := boolean(p); ok {
-			e.AlwaysSend = b
-		}
+	if b, ok := boolean(alwaysSend); ok {
+		e.AlwaysSend = b
 	}
 	if e.Name == "" {
 		e.Name = e.ID

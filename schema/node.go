@@ -36,7 +36,29 @@ func pairs(m *yaml.Node) (ps []pair, dups []pair) {
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil, nil
 	}
-	seen := map[string]bool{}
+	ps = make([]pair, 0, len(m.Content)/2)
+	// Entries have a dozen keys: a linear scan beats building a map for each.
+	var seen map[string]bool
+	if len(m.Content) > 32 {
+		seen = make(map[string]bool, len(m.Content)/2)
+	}
+	has := func(key string) bool {
+		if seen != nil {
+			return seen[key]
+		}
+		for _, p := range ps {
+			if p.Key == key {
+				return true
+			}
+		}
+		return false
+	}
+	add := func(p pair) {
+		ps = append(ps, p)
+		if seen != nil {
+			seen[p.Key] = true
+		}
+	}
 	var merged []*yaml.Node
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
@@ -45,12 +67,11 @@ func pairs(m *yaml.Node) (ps []pair, dups []pair) {
 			continue
 		}
 		key := keyString(k)
-		if seen[key] {
+		if has(key) {
 			dups = append(dups, pair{key, k, v})
 			continue
 		}
-		seen[key] = true
-		ps = append(ps, pair{key, k, v})
+		add(pair{key, k, v})
 	}
 	for _, mv := range merged {
 		srcs := []*yaml.Node{resolve(mv)}
@@ -60,9 +81,8 @@ func pairs(m *yaml.Node) (ps []pair, dups []pair) {
 		for _, s := range srcs {
 			sub, _ := pairs(s)
 			for _, p := range sub {
-				if !seen[p.Key] {
-					seen[p.Key] = true
-					ps = append(ps, p)
+				if !has(p.Key) {
+					add(p)
 				}
 			}
 		}

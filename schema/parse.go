@@ -408,8 +408,10 @@ func checkExpansion(path string, root *yaml.Node, dataLen int) error {
 		if depth > MaxDepth {
 			return info{}, errAt(Pos{File: path, Line: n.Line, Col: n.Column}, "nesting is deeper than %d levels", MaxDepth)
 		}
-		if in, ok := memo[n]; ok {
-			return in, nil
+		if n.Anchor != "" {
+			if in, ok := memo[n]; ok {
+				return in, nil
+			}
 		}
 		if n.Kind == yaml.AliasNode {
 			if n.Alias == nil {
@@ -429,7 +431,12 @@ func checkExpansion(path string, root *yaml.Node, dataLen int) error {
 			}
 			return in, nil
 		}
-		active[n] = true
+		// Only anchored nodes can be reached twice (through aliases), so only
+		// they need memoising and cycle marks: plain trees cost no map work.
+		anchored := n.Anchor != ""
+		if anchored {
+			active[n] = true
+		}
 		in := info{size: 1}
 		for _, c := range n.Content {
 			ci, err := walk(c, depth+1)
@@ -445,8 +452,10 @@ func checkExpansion(path string, root *yaml.Node, dataLen int) error {
 				return info{}, errAt(p, "YAML aliases expand the document to more than %d values (an alias bomb?); lore refuses to expand it", budget)
 			}
 		}
-		delete(active, n)
-		memo[n] = in
+		if anchored {
+			delete(active, n)
+			memo[n] = in
+		}
 		return in, nil
 	}
 	_, err := walk(root, 1)
