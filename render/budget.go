@@ -59,6 +59,7 @@ func RequiredCapTokens(s schema.Settings) int { return floorShare(s.RequiredCap,
 // pieceState is the budget's decision about one piece.
 type pieceState struct {
 	tokens int    // tokens of the (possibly cut) content
+	whole  int    // tokens of the content as assembled
 	text   string // the cut content, when cut
 	kept   bool   // in the prompt
 	cut    bool   // content truncated
@@ -104,7 +105,8 @@ func newBudgeter(pieces []Piece, s schema.Settings, c tokenize.Counter) *budgete
 		if !known[g] {
 			g = ""
 		}
-		b.st[i] = pieceState{tokens: c.Count(p.Content), group: g}
+		n := c.Count(p.Content)
+		b.st[i] = pieceState{tokens: n, whole: n, group: g}
 		b.bySection[g] = append(b.bySection[g], i)
 	}
 	return b
@@ -172,7 +174,7 @@ func (b *budgeter) required() {
 					continue
 				}
 				n := b.c.Count(cutText)
-				b.st[i] = pieceState{tokens: n, text: cutText, kept: true, cut: true, group: g,
+				b.st[i] = pieceState{tokens: n, whole: t, text: cutText, kept: true, cut: true, group: g,
 					why: "cut at its end to fit the Required cap"}
 				left -= n
 				b.reqUsed += n
@@ -260,8 +262,7 @@ func Budget(pieces []Piece, s schema.Settings, c tokenize.Counter) ([]Piece, *Re
 
 // cards ranks the story cards and takes them greedily within budget.
 func (b *budgeter) cards(budget int) int {
-	idx := slices.Clone(b.bySection[budgetCards])
-	slices.SortStableFunc(idx, func(x, y int) int { return compareCards(b.pieces[x].Card, b.pieces[y].Card) })
+	idx := rankCards(b.pieces, b.bySection[budgetCards])
 	keptIDs := map[string]bool{}
 	used := 0
 	for _, i := range idx {
@@ -292,7 +293,70 @@ func anyIn(ids []string, set map[string]bool) bool {
 	return false
 }
 
+// cardKey is a card's sort key, computed once so the sort compares flat
+// values instead of chasing pointers.
+type cardKey struct {
+	piece      int
+	rank       int
+	last, hits int // chat-activated: newest trigger, hit count
+	level      int // recursion-activated
+	position   int
+	id         string
+}
+
+// rankCards returns the card pieces' indexes in SPEC §4's ranking order.
+func rankCards(pieces []Piece, idx []int) []int {
+	keys := make([]cardKey, len(idx))
+	for k, i := range idx {
+		a := pieces[i].Card
+		ck := cardKey{piece: i, rank: cardRank(a)}
+		if a != nil {
+			ck.last, ck.hits, ck.level = a.LastMessage, a.Hits, a.Level
+			if a.Entry != nil {
+				ck.position, ck.id = a.Entry.Position, a.Entry.ID
+			}
+		}
+		keys[k] = ck
+	}
+	slices.SortFunc(keys, compareCardKeys)
+	out := make([]int, len(keys))
+	for k, ck := range keys {
+		out[k] = ck.piece
+	}
+	return out
+}
+
+func compareCardKeys(a, b cardKey) int {
+	if a.rank != b.rank || a.rank == 3 {
+		return cmp.Compare(a.rank, b.rank)
+	}
+	switch a.rank {
+	case 1:
+		if c := cmp.Compare(b.last, a.last); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.hits, a.hits); c != 0 {
+			return c
+		}
+	case 2:
+		if c := cmp.Compare(a.level, b.level); c != 0 {
+			return c
+		}
+	}
+	if c := cmp.Compare(a.position, b.position); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.id, b.id); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.piece, b.piece) // prompt order: a total order, so SortFunc is deterministic
+}
+
 // cardRank: constant cards, then chat-activated, then recursion-activated.
+// Within them (compareCardKeys), SPEC §4: constant cards by position and id;
+// chat-activated by the recency of their latest trigger (newest first), hit
+// count (more first), position, id; recursion-activated by level, position,
+// id.
 func cardRank(a *Activated) int {
 	switch {
 	case a == nil:
@@ -303,37 +367,6 @@ func cardRank(a *Activated) int {
 		return 1
 	}
 	return 2
-}
-
-// compareCards orders cards as SPEC §4 ranks them: constant cards by position
-// and id; chat-activated by the recency of their latest trigger (newest first),
-// hit count (more first), position, id; recursion-activated by level,
-// position, id.
-func compareCards(a, b *Activated) int {
-	ra, rb := cardRank(a), cardRank(b)
-	if ra != rb || ra == 3 {
-		return cmp.Compare(ra, rb)
-	}
-	switch ra {
-	case 1:
-		if c := cmp.Compare(b.LastMessage, a.LastMessage); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(b.Hits, a.Hits); c != 0 {
-			return c
-		}
-	case 2:
-		if c := cmp.Compare(a.Level, b.Level); c != 0 {
-			return c
-		}
-	}
-	if a.Entry == nil || b.Entry == nil {
-		return 0
-	}
-	if c := cmp.Compare(a.Entry.Position, b.Entry.Position); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.Entry.ID, b.Entry.ID)
 }
 
 // history takes the messages before the latest, newest first, until one does

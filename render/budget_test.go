@@ -331,9 +331,8 @@ func TestCardRanking(t *testing.T) {
 		card("const-0", 10, Activated{Entry: e(0, true), LastMessage: -1}),
 	}
 	b := newBudgeter(pieces, settings(1000), c)
-	idx := slices.Clone(b.bySection[budgetCards])
-	slices.SortStableFunc(idx, func(x, y int) int { return compareCards(pieces[x].Card, pieces[y].Card) })
 	var got []string
+	idx := rankCards(pieces, b.bySection[budgetCards])
 	for _, i := range idx {
 		got = append(got, pieces[i].Key)
 	}
@@ -581,18 +580,23 @@ func TestBudgetEmptyAndZero(t *testing.T) {
 	}
 }
 
-// BenchmarkBudget10k budgets 10,000 activated cards and 2,000 messages.
-func BenchmarkBudget10k(b *testing.B) {
+// BenchmarkBudget budgets n activated cards and n/5 messages; time should
+// grow as n log n (compare the sizes).
+func BenchmarkBudget(b *testing.B) {
 	c := counter(b)
-	var pieces []Piece
-	for i := range 10000 {
-		pieces = append(pieces, card(fmt.Sprintf("card-%05d", i), 20+i%50, Activated{Entry: &schema.Entry{Position: i % 7}, LastMessage: i % 20, Hits: i % 3}))
-	}
-	for i := range 2000 {
-		pieces = append(pieces, msg(i, 30+i%40, i == 1999))
-	}
-	s := settings(128000)
-	for b.Loop() {
-		Budget(pieces, s, c)
+	for _, n := range []int{1000, 10000} {
+		var pieces []Piece
+		for i := range n {
+			pieces = append(pieces, card(fmt.Sprintf("card-%05d", i), 20+i%50, Activated{Entry: &schema.Entry{Position: i % 7}, LastMessage: i % 20, Hits: i % 3}))
+		}
+		for i := range n / 5 {
+			pieces = append(pieces, msg(i, 30+i%40, i == n/5-1))
+		}
+		s := settings(128000)
+		b.Run(fmt.Sprintf("cards=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				Budget(pieces, s, c)
+			}
+		})
 	}
 }

@@ -127,7 +127,7 @@ func (b *budgeter) report(remainder int) *Report {
 				anyKept = true
 			}
 			key := keyOf(p)
-			whole := b.c.Count(p.Content)
+			whole := st.whole
 			if st.cut {
 				sec.Cut = true
 				sec.Notes = append(sec.Notes, Note{Key: key, Tokens: whole, Kept: st.tokens, Cut: true, Why: st.why})
@@ -159,10 +159,14 @@ func (b *budgeter) report(remainder int) *Report {
 		}
 		r.Sections = append(r.Sections, sec)
 	}
-	for _, e := range sizes {
-		r.Largest = append(r.Largest, *e)
-	}
-	slices.SortFunc(r.Largest, func(a, b EntrySize) int {
+	r.Largest = largest(sizes, 5)
+	return r
+}
+
+// largest returns the n biggest entries, biggest first (ties by section, then
+// key), in one pass: a lorebook may put thousands of cards in a report.
+func largest(sizes map[[2]string]*EntrySize, n int) []EntrySize {
+	less := func(a, b EntrySize) int {
 		if c := cmp.Compare(b.Tokens, a.Tokens); c != 0 {
 			return c
 		}
@@ -170,11 +174,19 @@ func (b *budgeter) report(remainder int) *Report {
 			return c
 		}
 		return cmp.Compare(a.Key, b.Key)
-	})
-	if len(r.Largest) > 5 {
-		r.Largest = r.Largest[:5]
 	}
-	return r
+	top := make([]EntrySize, 0, n+1)
+	for _, e := range sizes {
+		if len(top) == n && less(*e, top[n-1]) >= 0 {
+			continue
+		}
+		i, _ := slices.BinarySearchFunc(top, *e, less)
+		top = slices.Insert(top, i, *e)
+		if len(top) > n {
+			top = top[:n]
+		}
+	}
+	return top
 }
 
 // WriteText prints the report as a table a person reads at a glance: each
