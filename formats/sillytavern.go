@@ -1,6 +1,8 @@
 package formats
 
 import (
+	"strconv"
+
 	"github.com/lorekit/lore/schema"
 )
 
@@ -81,7 +83,11 @@ func (im *importer) importSillyTavern(root *jnode) {
 		}
 		if !obj.has("uid") {
 			// The map key is the uid; keep it so export writes the same key.
-			ext["uid"] = k
+			if n, err := strconv.Atoi(k); err == nil {
+				ext["uid"] = float64(n)
+			} else {
+				ext["uid"] = k
+			}
 		}
 		setExt(r.entry, FormatSillyTavern, ext)
 		im.lb.Entries = append(im.lb.Entries, r.entry)
