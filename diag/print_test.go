@@ -1,0 +1,157 @@
+package diag
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+func sample() []Diagnostic {
+	return Sort([]Diagnostic{
+		{File: "book/entries/tavern.yaml", Line: 3, Column: 14, Severity: Error, Rule: "schema",
+			Message: `entry "tavern": section must be one of system-presets, examples, chat-history, post-history, not "chathistory"`},
+		{File: "book/entries/tavern.yaml", Line: 5, Column: 15, Severity: Warning, Rule: "keyword-collision", Message: `keyword "inn" is also on "maren"`},
+		{File: "book/entries/sakura.yaml", Line: 2, Column: 14, Severity: Info, Rule: "whole-word-cjk", Message: `"桜の木" has no word boundaries`},
+		{File: "book/lorebook.yaml", Severity: Error, Rule: "load", Message: "file is empty: expected YAML or JSON"},
+	})
+}
+
+var sources = map[string][]string{
+	"book/entries/tavern.yaml": {"id: tavern", "name: Tavern", "section: chathistory # typo", "content: x", "keywords: [tavern, \"inn\"]"},
+	"book/entries/sakura.yaml": {"id: sakura", "keywords: [桜の木, ｻｸﾗ]"},
+}
+
+func source(file string, line int) (string, bool) {
+	ls, ok := sources[file]
+	if !ok || line < 1 || line > len(ls) {
+		return "", false
+	}
+	return ls[line-1], true
+}
+
+func printGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	p := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(p, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs:\ngot:\n%s\nwant:\n%s", name, got, want)
+	}
+}
+
+func TestPrinters(t *testing.T) {
+	cases := []struct {
+		golden, format string
+		opts           Options
+	}{
+		{"text.out", "text", Options{Source: source}},
+		{"text-color.out", "text", Options{Color: true, Source: source}},
+		{"json.out", "json", Options{}},
+	}
+	for _, c := range cases {
+		p, err := NewPrinter(c.format, c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := p.Print(&b, sample()); err != nil {
+			t.Fatal(err)
+		}
+		printGolden(t, c.golden, b.Bytes())
+	}
+}
+
+func TestTextPlainExact(t *testing.T) {
+	p, _ := NewPrinter("text", Options{})
+	var b bytes.Buffer
+	p.Print(&b, sample()[:1])
+	want := "book/entries/sakura.yaml:2:14: info: \"桜の木\" has no word boundaries [whole-word-cjk]\n"
+	if b.String() != want {
+		t.Errorf("got %q", b.String())
+	}
+}
+
+func TestJSONEmptyIsList(t *testing.T) {
+	p, _ := NewPrinter("json", Options{})
+	for _, ds := range [][]Diagnostic{nil, {}} {
+		var b bytes.Buffer
+		p.Print(&b, ds)
+		if b.String() != "{\n  \"diagnostics\": []\n}\n" {
+			t.Errorf("got %q", b.String())
+		}
+	}
+}
+
+func TestUnknownFormat(t *testing.T) {
+	if _, err := NewPrinter("xml", Options{}); err == nil || !strings.Contains(err.Error(), `unknown format "xml" (want `) {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestSnippet(t *testing.T) {
+	cases := []struct {
+		line  string
+		col   int
+		caret string
+	}{
+		{"section: chathistory # typo", 10, "         ^~~~~~~~~~~"},
+		{`keywords: [tavern, "inn"]`, 20, `                   ^~~~~`},
+		{"keywords: [桜の木, ｻｸﾗ]", 12, "           ^~~~~~"},
+		{"keywords: [桜の木, ｻｸﾗ]", 17, "                   ^~~"},
+		{"\tname: x", 8, "\t      ^"},
+		{"short", 40, "     ^"},
+		{"key: value", 1, "^~~"},
+	}
+	for _, c := range cases {
+		_, caret := snippet(c.line, c.col)
+		if caret != c.caret {
+			t.Errorf("%q col %d:\ngot  %q\nwant %q", c.line, c.col, caret, c.caret)
+		}
+	}
+}
+
+func TestSummary(t *testing.T) {
+	cases := []struct {
+		ds    []Diagnostic
+		files int
+		want  string
+	}{
+		{nil, 3, "no problems in 3 files"},
+		{sample(), 1, "2 errors, 1 warning, 1 info in 1 file"},
+		{sample()[2:3], 2, "1 warning in 2 files"},
+	}
+	for _, c := range cases {
+		if got := Summary(c.ds, c.files); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
+		}
+	}
+}
+
+func TestFileSource(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "a.yaml")
+	os.WriteFile(p, []byte("\xef\xbb\xbfone\ntwo\r\nthree"), 0o644)
+	src := FileSource()
+	for line, want := range map[int]string{1: "one", 2: "two\r", 3: "three"} {
+		if got, ok := src(p, line); !ok || got != want {
+			t.Errorf("line %d: %q %v", line, got, ok)
+		}
+	}
+	if _, ok := src(p, 4); ok {
+		t.Error("line 4 exists")
+	}
+	if _, ok := src("/nonexistent/x", 1); ok {
+		t.Error("missing file")
+	}
+}
