@@ -64,16 +64,22 @@ type Matcher struct {
 	patterns []Pattern
 	ac       *ahocorasick.Automaton
 	groups   []Group // by automaton pattern id
-	// checkWords[i] says pattern i wants the whole-word check.
-	checkWords []bool
-	regexes    []*regexp.Regexp
-	regexPats  [][]int // by regex index
+	// checkWords[i] says pattern i wants the whole-word check; groupChecks[g]
+	// says some pattern of literal group g does.
+	checkWords  []bool
+	groupChecks []bool
+	groupOf     []int // pattern → group, -1 for none
+	regexes     []*regexp.Regexp
+	regexPats   [][]int // by regex index
 }
 
 // Compile builds a Matcher. Patterns that cannot be compiled are reported (one
 // PatternError each, in pattern order) and never match; the others work.
 func Compile(ps []Pattern) (*Matcher, []error) {
-	m := &Matcher{patterns: append([]Pattern(nil), ps...), checkWords: make([]bool, len(ps))}
+	m := &Matcher{patterns: append([]Pattern(nil), ps...), checkWords: make([]bool, len(ps)), groupOf: make([]int, len(ps))}
+	for i := range m.groupOf {
+		m.groupOf[i] = -1
+	}
 	var errs []error
 	literal := map[string]int{} // normalised text → group
 	regexIdx := map[string]int{}
@@ -113,8 +119,18 @@ func Compile(ps []Pattern) (*Matcher, []error) {
 		}
 		m.groups[g].Patterns = append(m.groups[g].Patterns, i)
 	}
+	for r, pats := range m.regexPats {
+		for _, p := range pats {
+			m.groupOf[p] = len(m.groups) + r
+		}
+	}
+	m.groupChecks = make([]bool, len(m.groups))
 	for g := range m.groups {
 		m.groups[g].Owners = owners(ps, m.groups[g].Patterns)
+		for _, p := range m.groups[g].Patterns {
+			m.groupOf[p] = g
+			m.groupChecks[g] = m.groupChecks[g] || m.checkWords[p]
+		}
 	}
 	if len(lits) > 0 {
 		ac, err := ahocorasick.NewBuilder().AddPatterns(lits).Build()
@@ -156,30 +172,56 @@ func (m *Matcher) Groups() []Group {
 	return out
 }
 
-// Find returns every hit of every pattern in text, sorted by Start, then
-// Pattern, then End. Overlapping hits are all reported. Offsets are byte offsets
-// into text itself.
-func (m *Matcher) Find(text string) []Hit {
-	var hits []Hit
+// Occurrence is one place where a group of patterns matched: every pattern
+// whose normalised literal is the same (a Group), or every pattern written as
+// the same regular expression.
+type Occurrence struct {
+	// Group numbers literal groups 0..len(Groups())-1 as Groups does, then
+	// regular expressions; GroupPatterns lists its patterns.
+	Group      int
+	Start, End int // byte offsets in the original text
+	// Bounded says no letter or digit touches the match, so that patterns
+	// asking for whole words match here too (always true for regular
+	// expressions, which ignore WholeWords).
+	Bounded bool
+}
+
+// GroupPatterns lists the patterns of an occurrence's group, ascending.
+func (m *Matcher) GroupPatterns(g int) []int {
+	if g < len(m.groups) {
+		return m.groups[g].Patterns
+	}
+	return m.regexPats[g-len(m.groups)]
+}
+
+// NumGroups is the number of groups Occurrences may report (literal groups
+// and distinct regular expressions).
+func (m *Matcher) NumGroups() int { return len(m.groups) + len(m.regexes) }
+
+// PatternGroup is the group pattern i belongs to, or -1 for a pattern that
+// never matches (blank, or a regular expression that does not compile).
+func (m *Matcher) PatternGroup(i int) int { return m.groupOf[i] }
+
+// WantsBoundaries reports whether pattern i matches only at Bounded
+// occurrences: it asked for whole words and is a literal not written in a
+// script without spaces.
+func (m *Matcher) WantsBoundaries(i int) bool { return m.checkWords[i] }
+
+// Occurrences calls fn for every occurrence of every group in text, in no
+// particular order, overlapping ones included. It is the cheap form of Find for
+// callers that aggregate: a keyword shared by many patterns costs one call per
+// occurrence, not one per pattern.
+func (m *Matcher) Occurrences(text string, fn func(Occurrence)) {
 	if m.ac != nil {
 		n := normalize(text, true)
 		for _, h := range m.ac.FindAllOverlapping(n.text) {
-			whole := -1 // computed on demand: most patterns do not ask for it
-			for _, p := range m.groups[h.PatternID].Patterns {
-				if m.checkWords[p] {
-					if whole < 0 {
-						whole = 0
-						if atWordBoundaries(n.text, h.Start, h.End) {
-							whole = 1
-						}
-					}
-					if whole == 0 {
-						continue
-					}
-				}
-				s, e := n.original(h.Start, h.End)
-				hits = append(hits, Hit{Pattern: p, Start: s, End: e})
+			g := h.PatternID
+			bounded := true
+			if m.groupChecks[g] {
+				bounded = atWordBoundaries(n.text, h.Start, h.End)
 			}
+			s, e := n.original(h.Start, h.End)
+			fn(Occurrence{Group: g, Start: s, End: e, Bounded: bounded})
 		}
 	}
 	if len(m.regexes) > 0 {
@@ -191,12 +233,24 @@ func (m *Matcher) Find(text string) []Hit {
 					continue // an empty match is not a keyword hit
 				}
 				s, e := n.original(loc[0], loc[1])
-				for _, p := range m.regexPats[r] {
-					hits = append(hits, Hit{Pattern: p, Start: s, End: e})
-				}
+				fn(Occurrence{Group: len(m.groups) + r, Start: s, End: e, Bounded: true})
 			}
 		}
 	}
+}
+
+// Find returns every hit of every pattern in text, sorted by Start, then
+// Pattern, then End. Overlapping hits are all reported. Offsets are byte offsets
+// into text itself.
+func (m *Matcher) Find(text string) []Hit {
+	var hits []Hit
+	m.Occurrences(text, func(o Occurrence) {
+		for _, p := range m.GroupPatterns(o.Group) {
+			if o.Bounded || !m.checkWords[p] {
+				hits = append(hits, Hit{Pattern: p, Start: o.Start, End: o.End})
+			}
+		}
+	})
 	sort.Slice(hits, func(i, j int) bool {
 		a, b := hits[i], hits[j]
 		if a.Start != b.Start {

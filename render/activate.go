@@ -108,18 +108,91 @@ type entryState struct {
 }
 
 type activator struct {
-	in      *Input
+	in     *Input
+	book   *schema.Lorebook
+	msgs   []schema.Message
+	macros *Macros
+	values map[string]any
+	limit  int
+	*keywordIndex
+	st []entryState
+	// scratch for scan: by entry, by matcher group
+	slot    []int32
+	tally   []groupTally
+	touched []int
+}
+
+// keywordIndex is the matcher over every keyword that can activate an entry,
+// with what each pattern stands for. It depends on the lorebook only (not on
+// variables, the transcript or the window), so one render's activations share
+// it: Activate keeps it in the Input.
+type keywordIndex struct {
 	book    *schema.Lorebook
-	msgs    []schema.Message
-	macros  *Macros
-	values  map[string]any
-	limit   int
-	refs    []kwRef
-	badKW   map[int]error // pattern → compile error
+	entries int // len(book.Entries) when built: a changed book is rebuilt
 	matcher *match.Matcher
-	st      []entryState
-	// scratch for scan, indexed by entry
-	slot []int32
+	refs    []kwRef       // by pattern
+	badKW   map[int]error // pattern → compile error
+	// nPrimary and nSecondary count each entry's usable (non-blank)
+	// keywords; groupPrimary lists each matcher group's primary patterns;
+	// secPatterns each entry's secondary patterns.
+	nPrimary, nSecondary []int
+	groupPrimary         [][]int
+	secPatterns          [][]int
+}
+
+// newKeywordIndex compiles the keywords of every enabled entry that is not
+// always sent; conditions are applied when hits are read, so the index does
+// not depend on the variables.
+func newKeywordIndex(book *schema.Lorebook) *keywordIndex {
+	x := &keywordIndex{book: book, entries: len(book.Entries),
+		nPrimary: make([]int, len(book.Entries)), nSecondary: make([]int, len(book.Entries))}
+	var ps []match.Pattern
+	for i, e := range book.Entries {
+		if e == nil || !e.Enabled || e.AlwaysSend {
+			continue
+		}
+		for k, kw := range e.Keywords {
+			if strings.TrimSpace(kw.Text) == "" {
+				continue
+			}
+			x.nPrimary[i]++
+			x.refs = append(x.refs, kwRef{entry: i, kw: k})
+			ps = append(ps, match.Pattern{Text: kw.Text, WholeWords: e.MatchWholeWords, Owner: i})
+		}
+		if x.nPrimary[i] == 0 {
+			continue // no way in: its secondaries do not matter
+		}
+		for k, kw := range e.SecondaryKeywords {
+			if strings.TrimSpace(kw.Text) == "" {
+				continue
+			}
+			x.nSecondary[i]++
+			x.refs = append(x.refs, kwRef{entry: i, secondary: true, kw: k})
+			ps = append(ps, match.Pattern{Text: kw.Text, WholeWords: e.MatchWholeWords, Owner: i})
+		}
+	}
+	m, errs := match.Compile(ps)
+	x.matcher = m
+	for _, err := range errs {
+		if pe, ok := err.(*match.PatternError); ok {
+			if x.badKW == nil {
+				x.badKW = map[int]error{}
+			}
+			x.badKW[pe.Index] = pe.Err
+		}
+	}
+	x.groupPrimary = make([][]int, m.NumGroups())
+	x.secPatterns = make([][]int, len(book.Entries))
+	for p, r := range x.refs {
+		g := m.PatternGroup(p)
+		switch {
+		case r.secondary:
+			x.secPatterns[r.entry] = append(x.secPatterns[r.entry], p)
+		case g >= 0:
+			x.groupPrimary[g] = append(x.groupPrimary[g], p)
+		}
+	}
+	return x
 }
 
 func newActivator(in *Input) *activator {
@@ -132,10 +205,18 @@ func newActivator(in *Input) *activator {
 	}
 	a.macros = NewMacros(in)
 	a.values = CurrentValues(a.book, in.Vars)
+	if k := in.keywords; k != nil && k.book == a.book && k.entries == len(a.book.Entries) {
+		a.keywordIndex = k
+	} else {
+		a.keywordIndex = newKeywordIndex(a.book)
+		if in.Book != nil {
+			in.keywords = a.keywordIndex
+		}
+	}
 	entries := a.book.Entries
 	a.st = make([]entryState, len(entries))
 	a.slot = make([]int32, len(entries))
-	var ps []match.Pattern
+	a.tally = make([]groupTally, a.matcher.NumGroups())
 	for i, e := range entries {
 		a.slot[i] = -1
 		st := &a.st[i]
@@ -146,94 +227,111 @@ func newActivator(in *Input) *activator {
 		st.condWhy = why
 		st.eligible = ok
 		st.byKeywords = ok && !e.AlwaysSend
-		if !st.byKeywords {
-			continue
-		}
-		for k, kw := range e.Keywords {
-			if strings.TrimSpace(kw.Text) == "" {
-				continue
-			}
-			st.nPrimary++
-			a.refs = append(a.refs, kwRef{entry: i, kw: k})
-			ps = append(ps, match.Pattern{Text: kw.Text, WholeWords: e.MatchWholeWords, Owner: i})
-		}
-		if st.nPrimary == 0 {
-			continue // no way in: its secondaries do not matter
-		}
-		for k, kw := range e.SecondaryKeywords {
-			if strings.TrimSpace(kw.Text) == "" {
-				continue
-			}
-			st.nSecondary++
-			a.refs = append(a.refs, kwRef{entry: i, secondary: true, kw: k})
-			ps = append(ps, match.Pattern{Text: kw.Text, WholeWords: e.MatchWholeWords, Owner: i})
-		}
-	}
-	m, errs := match.Compile(ps)
-	a.matcher = m
-	for _, err := range errs {
-		if pe, ok := err.(*match.PatternError); ok {
-			if a.badKW == nil {
-				a.badKW = map[int]error{}
-			}
-			a.badKW[pe.Index] = pe.Err
-		}
+		st.nPrimary = a.keywordIndex.nPrimary[i]
+		st.nSecondary = a.keywordIndex.nSecondary[i]
 	}
 	return a
 }
 
 // textMatch is what one text holds for one entry.
 type textMatch struct {
-	entry   int
-	primary []match.Hit // distinct ranges, in text order
-	sec     []int       // distinct secondary keyword indices matched
+	entry int
+	first match.Hit // earliest primary hit
+	hits  int       // primary hits
+	sec   []int     // distinct secondary keyword indices matched, ascending
 }
 
-// scan runs the matcher over one text and groups its hits by entry, keeping
-// only entries with a primary hit. Entries come out in order of their first
-// hit.
+// groupTally aggregates one matcher group's occurrences in one text: how
+// many, how many at word boundaries, and the first of each.
+type groupTally struct {
+	n, nb               int
+	first, firstBounded [2]int
+}
+
+// scan runs the matcher over one text and groups what it found by entry,
+// keeping only entries with a primary hit, in order of first appearance.
+//
+// Occurrences are tallied per matcher group first; then only the primary
+// patterns of the groups that occurred are visited, and secondary keywords are
+// looked up (in the tallies) only for entries that had a primary hit. A common
+// word used as a secondary keyword by thousands of entries thus costs nothing
+// for the entries whose primary did not match.
 func (a *activator) scan(text string) []textMatch {
-	hits := a.matcher.Find(text)
-	if len(hits) == 0 {
+	touched := a.touched[:0]
+	a.matcher.Occurrences(text, func(o match.Occurrence) {
+		g := &a.tally[o.Group]
+		if g.n == 0 {
+			touched = append(touched, o.Group)
+		}
+		r := [2]int{o.Start, o.End}
+		if g.n == 0 || less2(r, g.first) {
+			g.first = r
+		}
+		g.n++
+		if o.Bounded {
+			if g.nb == 0 || less2(r, g.firstBounded) {
+				g.firstBounded = r
+			}
+			g.nb++
+		}
+	})
+	a.touched = touched
+	if len(touched) == 0 {
 		return nil
 	}
 	var out []textMatch
-	for _, h := range hits {
-		r := a.refs[h.Pattern]
-		s := a.slot[r.entry]
-		if s < 0 {
-			s = int32(len(out))
-			a.slot[r.entry] = s
-			out = append(out, textMatch{entry: r.entry})
-		}
-		tm := &out[s]
-		if r.secondary {
-			if !containsInt(tm.sec, r.kw) {
-				tm.sec = append(tm.sec, r.kw)
+	for _, gi := range touched {
+		g := &a.tally[gi]
+		last := -1
+		for _, p := range a.groupPrimary[gi] {
+			n, first := g.n, g.first
+			if a.matcher.WantsBoundaries(p) {
+				n, first = g.nb, g.firstBounded
 			}
-			continue
-		}
-		dup := false
-		for _, p := range tm.primary {
-			if p.Start == h.Start && p.End == h.End {
-				dup = true
-				break
+			r := a.refs[p]
+			if n == 0 || r.entry == last || !a.st[r.entry].byKeywords {
+				continue // no hit for it, or another spelling of the entry's keyword
 			}
-		}
-		if !dup {
-			tm.primary = append(tm.primary, h)
+			last = r.entry
+			s := a.slot[r.entry]
+			if s < 0 {
+				s = int32(len(out))
+				a.slot[r.entry] = s
+				out = append(out, textMatch{entry: r.entry})
+			}
+			tm := &out[s]
+			h := match.Hit{Pattern: p, Start: first[0], End: first[1]}
+			if tm.hits == 0 || h.Start < tm.first.Start || h.Start == tm.first.Start && h.Pattern < tm.first.Pattern {
+				tm.first = h
+			}
+			tm.hits += n
 		}
 	}
-	kept := out[:0]
-	for _, tm := range out {
+	for k := range out {
+		tm := &out[k]
 		a.slot[tm.entry] = -1
-		if len(tm.primary) > 0 {
-			sort.Ints(tm.sec)
-			kept = append(kept, tm)
+		for _, p := range a.secPatterns[tm.entry] {
+			gi := a.matcher.PatternGroup(p)
+			if gi < 0 {
+				continue
+			}
+			n := a.tally[gi].n
+			if a.matcher.WantsBoundaries(p) {
+				n = a.tally[gi].nb
+			}
+			if kw := a.refs[p].kw; n > 0 && !containsInt(tm.sec, kw) {
+				tm.sec = append(tm.sec, kw)
+			}
 		}
+		sort.Ints(tm.sec)
 	}
-	return kept
+	for _, gi := range touched {
+		a.tally[gi] = groupTally{}
+	}
+	return out
 }
+
+func less2(a, b [2]int) bool { return a[0] < b[0] || a[0] == b[0] && a[1] < b[1] }
 
 func containsInt(xs []int, x int) bool {
 	for _, y := range xs {
@@ -314,7 +412,7 @@ func (a *activator) chat(window int) {
 				st.secMissAt = mi
 				continue
 			}
-			st.chat = append(st.chat, chatTrigger{msg: mi, hit: tm.primary[0], hits: len(tm.primary), sec: tm.sec})
+			st.chat = append(st.chat, chatTrigger{msg: mi, hit: tm.first, hits: tm.hits, sec: tm.sec})
 		}
 	}
 	for i, e := range a.book.Entries {
@@ -382,7 +480,7 @@ func (a *activator) recurse() {
 				if st.active != nil && (st.active.Level <= level || st.active.Level == level+1 && containsEntry(st.recParents, parent)) {
 					continue
 				}
-				kw := strconv.Quote(a.keywordOf(tm.primary[0]))
+				kw := strconv.Quote(a.keywordOf(tm.first))
 				where := "keyword " + kw + " matched in the content of entry " + parent.ID
 				if !a.secondaryHolds(c, tm.sec) {
 					st.recMiss = append(st.recMiss, where+", but "+a.secondarySentence(c, tm.sec, false))
@@ -404,8 +502,8 @@ func (a *activator) recurse() {
 				}
 				if st.active == nil {
 					st.active = &Activated{Entry: a.book.Entries[c], Level: level + 1, LastMessage: -1,
-						Trigger: Trigger{Keyword: a.keywordOf(tm.primary[0]), In: "entry:" + parent.ID}}
-					st.recHit = tm.primary[0]
+						Trigger: Trigger{Keyword: a.keywordOf(tm.first), In: "entry:" + parent.ID}}
+					st.recHit = tm.first
 					st.recText = content
 					next = append(next, c)
 				}

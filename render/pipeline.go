@@ -19,6 +19,11 @@ type Input struct {
 	Settings schema.Settings
 	Seed     int64
 	Counter  tokenize.Counter
+
+	// keywords is the compiled keyword index of Book, built by the first
+	// Activate and reused by the next ones on this Input (Render activates
+	// twice). Activate is therefore not safe for concurrent use on one Input.
+	keywords *keywordIndex
 }
 
 // Trigger says what brought an entry in.
