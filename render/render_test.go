@@ -24,7 +24,7 @@ func TestMacrosOnlyInTheirPlaces(t *testing.T) {
 		Persona:   &schema.Persona{Name: "Ari", Appearance: "A {{char}}", Backstory: "B {{user}}"},
 		Variables: []schema.Variable{{ID: "gold", Default: 3.0}}}, Entries: []*schema.Entry{e}}
 	tr := &schema.Transcript{Summary: "S {{user}}", Memory: []schema.Item{{Text: "M {{char}}"}},
-		Pending: []schema.Item{{Text: "P {{user}}"}},
+		Pending:  []schema.Item{{Text: "P {{user}}"}},
 		Messages: []schema.Message{{Role: "user", Content: "chat {{user}} {{char}}"}}}
 	res, err := Render(input(book, tr))
 	if err != nil {
