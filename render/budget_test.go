@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
@@ -598,5 +599,51 @@ func BenchmarkBudget(b *testing.B) {
 				Budget(pieces, s, c)
 			}
 		})
+	}
+}
+
+func TestGroupNotes(t *testing.T) {
+	notes := []Note{
+		{Key: "ex", Tokens: 10, Why: "over"}, {Key: "ex", Tokens: 5, Why: "over"},
+		{Key: "a", Tokens: 3, Why: "no room"}, {Key: "b", Tokens: 4, Why: "no room"},
+		{Key: "m:0", Tokens: 1, Why: "old"}, {Key: "m:1", Tokens: 1, Why: "old"}, {Key: "m:2", Tokens: 1, Why: "old"}, {Key: "m:3", Tokens: 1, Why: "old"},
+		{Key: "big", Tokens: 9, Kept: 4, Cut: true, Why: "cut"},
+	}
+	want := []string{
+		"ex (2 pieces, 15 tokens) left out: over",
+		"a, b (2 pieces, 7 tokens) left out: no room",
+		"m:0 … m:3 (4 pieces, 4 tokens) left out: old",
+		"big cut 9 → 4 tokens: cut",
+	}
+	if got := groupNotes(notes); !slices.Equal(got, want) {
+		t.Errorf("groupNotes\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestRequiredCutRealTokenizer cuts a Japanese and an English piece with the
+// real tokenizer: the kept text is a prefix, valid UTF-8, within the room left.
+func TestRequiredCutRealTokenizer(t *testing.T) {
+	o, err := tokenize.Get(tokenize.O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{
+		strings.Repeat("千代は旅館「桜の宿」の女将。穏やかで、客の秘密を決して漏らさない。", 20),
+		strings.Repeat("Seraphina guards the Sleeping Stag and distrusts the Silver Order. ", 20),
+	} {
+		last := Piece{Section: budgetLastAction, Key: "message:0", Content: "hello world", Message: 0} // 2 tokens
+		pieces := []Piece{{Section: budgetSystemPresets, Key: "rules", Content: text, Message: -1}, last}
+		s := settings(100) // cap 70: 68 tokens left for rules
+		kept, r := Budget(pieces, s, o)
+		if len(kept) != 2 || !kept[0].Cut {
+			t.Fatalf("kept %v", keys(kept))
+		}
+		cut := kept[0].Content
+		if !strings.HasPrefix(text, cut) || !utf8.ValidString(cut) || o.Count(cut) > 68 || o.Count(cut) < 60 {
+			t.Errorf("cut %q: %d tokens, want a valid prefix of at most 68 (and not far below)", cut, o.Count(cut))
+		}
+		if r.RequiredUsed > r.RequiredCap {
+			t.Errorf("Required %d over the cap %d", r.RequiredUsed, r.RequiredCap)
+		}
 	}
 }

@@ -300,10 +300,20 @@ func groupNotes(notes []Note) []string {
 			total += notes[j].Tokens
 			j++
 		}
+		var keys []string
+		for _, m := range notes[i:j] {
+			if len(keys) == 0 || keys[len(keys)-1] != m.Key {
+				keys = append(keys, m.Key)
+			}
+		}
+		names := strings.Join(keys, ", ")
+		if len(keys) > 3 {
+			names = keys[0] + " … " + keys[len(keys)-1]
+		}
 		if j-i == 1 {
-			out = append(out, fmt.Sprintf("%s (%d tokens) left out: %s", n.Key, n.Tokens, n.Why))
+			out = append(out, fmt.Sprintf("%s (%d tokens) left out: %s", names, total, n.Why))
 		} else {
-			out = append(out, fmt.Sprintf("%s … %s (%d pieces, %d tokens) left out: %s", n.Key, notes[j-1].Key, j-i, total, n.Why))
+			out = append(out, fmt.Sprintf("%s (%d pieces, %d tokens) left out: %s", names, j-i, total, n.Why))
 		}
 		i = j
 	}

@@ -54,6 +54,15 @@ func (b *bpe) Truncate(s string, n int) string {
 	if len(toks) <= n {
 		return s
 	}
+	total := 0
+	for _, t := range toks {
+		total += len(t)
+	}
+	if total != len(s) {
+		// Invalid UTF-8: the split regexp sees U+FFFD where s has a bad
+		// byte, so token lengths no longer measure s. Search instead.
+		return searchPrefix(s, n, b.Count)
+	}
 	ends := make([]int, 0, n)
 	end := 0
 	for _, t := range toks[:n] {
@@ -69,4 +78,27 @@ func (b *bpe) Truncate(s string, n int) string {
 		}
 	}
 	return ""
+}
+
+// searchPrefix is the longest prefix of s, cut at a character start, whose
+// count is at most n, by binary search over the cut positions (a prefix never
+// counts more tokens than a longer one, near enough for a fallback).
+func searchPrefix(s string, n int, count func(string) int) string {
+	cuts := []int{0}
+	for i := 1; i < len(s); i++ {
+		if utf8.RuneStart(s[i]) {
+			cuts = append(cuts, i)
+		}
+	}
+	cuts = append(cuts, len(s))
+	lo, hi := 0, len(cuts)-1 // cuts[lo] fits (the empty prefix always does)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if count(s[:cuts[mid]]) <= n {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return s[:cuts[lo]]
 }

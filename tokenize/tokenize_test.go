@@ -226,3 +226,29 @@ func BenchmarkCount10kChars4(b *testing.B) {
 		}
 	}
 }
+
+// FuzzTruncate checks Truncate's promises on any text: a prefix, never cut
+// inside a UTF-8 sequence, at most n tokens.
+func FuzzTruncate(f *testing.F) {
+	for _, s := range []string{"hello world", "桜の宿は鴨川のほとり", "emoji 🧙‍♀️ ok", "\xff\xfeab", ""} {
+		f.Add(s, 3)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		if len(s) > 2000 || n < -1 || n > 2000 {
+			t.Skip()
+		}
+		for _, name := range Names() {
+			c := mustGet(t, name)
+			got := c.Truncate(s, n)
+			if !strings.HasPrefix(s, got) {
+				t.Fatalf("%s: %q is not a prefix of %q", name, got, s)
+			}
+			if len(got) > 0 && len(got) < len(s) && !utf8.RuneStart(s[len(got)]) {
+				t.Fatalf("%s: cut inside a UTF-8 sequence: %q", name, got)
+			}
+			if n >= 0 && c.Count(got) > n {
+				t.Fatalf("%s: %q has %d tokens > %d", name, got, c.Count(got), n)
+			}
+		}
+	})
+}
