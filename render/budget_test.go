@@ -647,3 +647,42 @@ func TestRequiredCutRealTokenizer(t *testing.T) {
 		}
 	}
 }
+
+// FuzzBudget throws odd settings and piece mixes at Budget: it must not
+// panic, keep Required within the cap unless the always-full items alone pass
+// it, and never keep more Dynamic tokens than R.
+func FuzzBudget(f *testing.F) {
+	f.Add(1000, 0, 0.7, 0.25, 0.5, 0.25, []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+	f.Add(0, 100, 1.5, -1.0, 2.0, 0.0, []byte{0, 0, 9, 9})
+	f.Fuzz(func(t *testing.T, ctx, reserve int, capShare, cards, hist, memShare float64, plan []byte) {
+		if len(plan) > 200 {
+			t.Skip()
+		}
+		c := counter(t)
+		s := schema.Settings{ContextTokens: ctx, ResponseReserve: reserve, RequiredCap: capShare,
+			Shares: schema.Shares{Cards: cards, History: hist, Memory: memShare}}
+		sections := append(BudgetSections(), "")
+		var pieces []Piece
+		for i, b := range plan {
+			sec := sections[int(b)%len(sections)]
+			p := Piece{Section: sec, Key: fmt.Sprintf("k%d", i), Content: tok("x", int(b)), Message: i, Step: int(b) % 14}
+			if sec == budgetCards {
+				p.Card = &Activated{Entry: &schema.Entry{ID: p.Key}, Level: int(b) % 3, Parents: []string{fmt.Sprintf("k%d", int(b)%(i+1))}}
+			}
+			pieces = append(pieces, p)
+		}
+		kept, r := Budget(pieces, s, c)
+		if len(kept) > len(pieces) || len(r.Sections) != 10 {
+			t.Fatalf("kept %d of %d, %d sections", len(kept), len(pieces), len(r.Sections))
+		}
+		dyn := 0
+		for _, sec := range r.Sections {
+			if sec.Class == "dynamic" {
+				dyn += sec.Tokens
+			}
+		}
+		if dyn > r.Remainder {
+			t.Fatalf("Dynamic holds %d tokens, R is %d", dyn, r.Remainder)
+		}
+	})
+}
