@@ -67,6 +67,7 @@ func Activate(in *Input, window int) *Activation {
 	a := newActivator(in)
 	a.chat(window)
 	a.recurse()
+	a.beforeWindow(window)
 	return a.result(window)
 }
 
@@ -98,8 +99,8 @@ type entryState struct {
 	active     *Activated
 	condWhy    []string
 	chat       []chatTrigger // triggering messages, oldest first
-	secMiss    string        // newest chat message where the secondary logic failed
-	secMissAt  int
+	secMiss    string        // the newest chat message where the secondary logic failed
+	older      string        // a keyword hit before the scan window
 	// recursion detail for the explanation
 	recHit     match.Hit
 	recText    string
@@ -362,7 +363,7 @@ func (a *activator) secondaryHolds(i int, sec []int) bool {
 }
 
 // secondarySentence explains the secondary logic's verdict on one text.
-func (a *activator) secondarySentence(i int, sec []int, holds bool) string {
+func (a *activator) secondarySentence(i int, sec []int, holds bool, where string) string {
 	e := a.book.Entries[i]
 	logic := strings.ToUpper(e.SecondaryKeywordLogic)
 	if logic == "" {
@@ -374,9 +375,9 @@ func (a *activator) secondarySentence(i int, sec []int, holds bool) string {
 			continue
 		}
 		if containsInt(sec, k) {
-			matched = append(matched, strconv.Quote(kw.Text))
+			matched = append(matched, quoteKW(kw.Text))
 		} else {
-			missing = append(missing, strconv.Quote(kw.Text))
+			missing = append(missing, quoteKW(kw.Text))
 		}
 	}
 	verdict := "holds"
@@ -387,12 +388,14 @@ func (a *activator) secondarySentence(i int, sec []int, holds bool) string {
 	switch {
 	case len(matched) == 0:
 		detail = "none of " + strings.Join(missing, ", ") + " matched"
+	case len(missing) == 0 && len(matched) == 1:
+		detail = matched[0] + " matched"
 	case len(missing) == 0:
 		detail = "all of " + strings.Join(matched, ", ") + " matched"
 	default:
-		detail = strings.Join(matched, ", ") + " matched, " + strings.Join(missing, ", ") + " did not"
+		detail = strings.Join(matched, ", ") + " matched (" + strings.Join(missing, ", ") + " did not)"
 	}
-	return "secondary logic " + logic + " " + verdict + ": " + detail
+	return "secondary logic " + logic + " " + verdict + " in " + where + ": " + detail
 }
 
 // chat scans the last `window` messages.
@@ -408,8 +411,9 @@ func (a *activator) chat(window int) {
 				continue
 			}
 			if !a.secondaryHolds(tm.entry, tm.sec) {
-				st.secMiss = a.secondarySentence(tm.entry, tm.sec, false)
-				st.secMissAt = mi
+				st.secMiss = fmt.Sprintf("keyword %s matched in message:%d: %s, but %s",
+					quoteKW(a.keywordOf(tm.first)), mi, snippet(a.msgs[mi].Content, tm.first.Start, tm.first.End),
+					a.secondarySentence(tm.entry, tm.sec, false, "that message"))
 				continue
 			}
 			st.chat = append(st.chat, chatTrigger{msg: mi, hit: tm.first, hits: tm.hits, sec: tm.sec})
@@ -442,6 +446,38 @@ func (a *activator) keywordOf(h match.Hit) string {
 		return e.SecondaryKeywords[r.kw].Text
 	}
 	return e.Keywords[r.kw].Text
+}
+
+// olderScanLimit bounds how far back beforeWindow looks: it only improves an
+// explanation, and must not make a long chat slow to render.
+const olderScanLimit = 1000
+
+// beforeWindow looks, newest first, at messages older than the scan window
+// for keywords of entries that are out, so the explanation can say "it
+// matched, but before the window" — the usual surprise when a long chat
+// stops sending an entry. Secondary keywords are not checked here.
+func (a *activator) beforeWindow(window int) {
+	if window <= 0 {
+		return
+	}
+	want := 0
+	for i := range a.st {
+		if a.st[i].byKeywords && a.st[i].active == nil && a.st[i].nPrimary > 0 {
+			want++
+		}
+	}
+	end := len(a.msgs) - window
+	for mi := end - 1; mi >= 0 && mi >= end-olderScanLimit && want > 0; mi-- {
+		for _, tm := range a.scan(a.msgs[mi].Content) {
+			st := &a.st[tm.entry]
+			if st.active != nil || st.older != "" {
+				continue
+			}
+			st.older = fmt.Sprintf("keyword %s matched in message:%d, before the scan window: %s",
+				quoteKW(a.keywordOf(tm.first)), mi, snippet(a.msgs[mi].Content, tm.first.Start, tm.first.End))
+			want--
+		}
+	}
 }
 
 // scannable reports an active entry whose content is scanned for recursion:
@@ -480,10 +516,10 @@ func (a *activator) recurse() {
 				if st.active != nil && (st.active.Level <= level || st.active.Level == level+1 && containsEntry(st.recParents, parent)) {
 					continue
 				}
-				kw := strconv.Quote(a.keywordOf(tm.first))
+				kw := quoteKW(a.keywordOf(tm.first))
 				where := "keyword " + kw + " matched in the content of entry " + parent.ID
 				if !a.secondaryHolds(c, tm.sec) {
-					st.recMiss = append(st.recMiss, where+", but "+a.secondarySentence(c, tm.sec, false))
+					st.recMiss = append(st.recMiss, where+", but "+a.secondarySentence(c, tm.sec, false, "that content"))
 					continue
 				}
 				switch {
@@ -616,12 +652,12 @@ func (a *activator) explain(i, window int) *Explanation {
 	}
 	for k, kw := range e.Keywords {
 		if err := a.patternError(i, false, k); err != nil {
-			x.Reasons = append(x.Reasons, fmt.Sprintf("keyword %q never matches: %v", kw.Text, err))
+			x.Reasons = append(x.Reasons, fmt.Sprintf("keyword %s never matches: %v", quoteKW(kw.Text), err))
 		}
 	}
 	for k, kw := range e.SecondaryKeywords {
 		if err := a.patternError(i, true, k); err != nil {
-			x.Reasons = append(x.Reasons, fmt.Sprintf("secondary keyword %q never matches: %v", kw.Text, err))
+			x.Reasons = append(x.Reasons, fmt.Sprintf("secondary keyword %s never matches: %v", quoteKW(kw.Text), err))
 		}
 	}
 	if st.nPrimary == 0 {
@@ -641,11 +677,14 @@ func (a *activator) explain(i, window int) *Explanation {
 	case window <= 0 || len(a.msgs) == 0:
 		x.Reasons = append(x.Reasons, "no message was scanned for keywords (scan window "+strconv.Itoa(max(window, 0))+", "+plural(len(a.msgs), "message")+" in the transcript)")
 	case st.secMiss != "":
-		x.Reasons = append(x.Reasons, fmt.Sprintf("a keyword matched in message:%d, but %s in that message", st.secMissAt, st.secMiss))
+		x.Reasons = append(x.Reasons, st.secMiss)
 	case window >= len(a.msgs):
 		x.Reasons = append(x.Reasons, fmt.Sprintf("no keyword matched in the %s of the transcript (scan window %d)", plural(len(a.msgs), "message"), window))
 	default:
 		x.Reasons = append(x.Reasons, fmt.Sprintf("no keyword matched in the last %s (scan window)", plural(window, "message")))
+	}
+	if st.older != "" {
+		x.Reasons = append(x.Reasons, st.older)
 	}
 	const maxRec = 3
 	for k, r := range st.recMiss {
@@ -664,10 +703,10 @@ func (a *activator) activeReasons(i int) []string {
 	if len(st.chat) > 0 {
 		newest := st.chat[len(st.chat)-1]
 		text := a.msgs[newest.msg].Content
-		out = append(out, fmt.Sprintf("keyword %q matched in message:%d: %s", a.keywordOf(newest.hit), newest.msg,
+		out = append(out, fmt.Sprintf("keyword %s matched in message:%d: %s", quoteKW(a.keywordOf(newest.hit)), newest.msg,
 			snippet(text, newest.hit.Start, newest.hit.End)))
 		if a.st[i].nSecondary > 0 {
-			out = append(out, a.secondarySentence(i, newest.sec, true)+" in that message")
+			out = append(out, a.secondarySentence(i, newest.sec, true, "that message"))
 		}
 		if len(st.chat) > 1 {
 			var others []string
@@ -686,8 +725,8 @@ func (a *activator) activeReasons(i int) []string {
 	}
 	if len(st.recParents) > 0 {
 		p := st.recParents[0]
-		out = append(out, fmt.Sprintf("keyword %q matched in the content of entry %s (recursion level %d): %s",
-			a.keywordOf(st.recHit), p.ID, st.active.Level, snippet(st.recText, st.recHit.Start, st.recHit.End)))
+		out = append(out, fmt.Sprintf("keyword %s matched in the content of entry %s (recursion level %d): %s",
+			quoteKW(a.keywordOf(st.recHit)), p.ID, st.active.Level, snippet(st.recText, st.recHit.Start, st.recHit.End)))
 		if len(st.recParents) > 1 {
 			var ids []string
 			for _, q := range st.recParents[1:] {
@@ -712,6 +751,10 @@ func (a *activator) patternError(entry int, secondary bool, kw int) error {
 	}
 	return nil
 }
+
+// quoteKW quotes a keyword for a sentence without escaping its backslashes,
+// so a regular expression reads as the creator wrote it.
+func quoteKW(s string) string { return "\"" + s + "\"" }
 
 func plural(n int, what string) string {
 	if n == 1 {

@@ -278,7 +278,7 @@ func TestActivateExplain(t *testing.T) {
 		"maren":  {`keyword "maren" matched in the content of entry stag (recursion level 1): “Maren keeps the bar.”`},
 		"off":    {`disabled (enabled: false): never sent`},
 		"act2":   {`left out: condition phase eq "act2" is false (phase is "act1", from the variables file)`},
-		"order":  {`a keyword matched in message:1, but secondary logic NOT_ANY fails: "spell" matched, "mage" did not in that message`},
+		"order":  {`keyword "knight" matched in message:1: “a knight with a spell”, but secondary logic NOT_ANY fails in that message: "spell" matched ("mage" did not)`},
 		"far":    {`no keyword matched in the 3 messages of the transcript (scan window 3)`},
 		"rules":  {`always sent (alwaysSend defaults to true in section system-presets)`},
 		"woods":  {`constant entry (chat-history with alwaysSend: true): sent without keywords`},
@@ -330,5 +330,37 @@ func TestActivateNilSafety(t *testing.T) {
 	book := &schema.Lorebook{Entries: []*schema.Entry{actEntry("a", schema.SectionChatHistory, withKeys("x"))}}
 	if got := actSummary(Activate(&Input{Book: book}, 10)); got != "" {
 		t.Errorf("no transcript: %q", got)
+	}
+}
+
+func TestActivateExplainRecursionAndWindow(t *testing.T) {
+	c := actCase{limit: actInt(1), entries: []*schema.Entry{
+		actEntry("a", schema.SectionChatHistory, withKeys("alpha"), withContent("beta")),
+		actEntry("b", schema.SectionChatHistory, withKeys("beta"), withContent("gamma")),
+		actEntry("c", schema.SectionChatHistory, withKeys("gamma")),
+		actEntry("p", schema.SectionChatHistory, withKeys("pi"), withContent("rho"), isPreventRec),
+		actEntry("r", schema.SectionChatHistory, withKeys("rho")),
+		actEntry("s", schema.SectionChatHistory, withKeys("sigma"), withSecondary(schema.AndAll, "x", "y")),
+		actEntry("o", schema.SectionChatHistory, withKeys("omega")),
+	}, chat: actChat("omega", "beta of omega", "alpha pi", "sigma x", "nothing"), window: 3}
+	act := runActivate(t, c)
+	want := map[string][]string{
+		"b": {`keyword "beta" matched in the content of entry a (recursion level 1): “beta”`},
+		"c": {`no keyword matched in the last 3 messages (scan window)`,
+			`keyword "gamma" matched in the content of entry b, but that would be recursion level 2, above recursionLimit 1`},
+		"r": {`no keyword matched in the last 3 messages (scan window)`,
+			`keyword "rho" matched in the content of entry p, but p has preventRecursion: its content activates nothing`},
+		"s": {`keyword "sigma" matched in message:3: “sigma x”, but secondary logic AND_ALL fails in that message: "x" matched ("y" did not)`},
+		"o": {`no keyword matched in the last 3 messages (scan window)`,
+			`keyword "omega" matched in message:1, before the scan window: “beta of omega”`},
+	}
+	for id, w := range want {
+		if got := strings.Join(act.Why[id].Reasons, "\n"); got != strings.Join(w, "\n") {
+			t.Errorf("%s:\n got: %s\nwant: %s", id, got, strings.Join(w, "\n"))
+		}
+	}
+	// b was out of the window in chat (message:1) but is in by recursion.
+	if got := actSummary(act); got != "a@message:2 p@message:2 b@entry:a/1" {
+		t.Errorf("active = %q", got)
 	}
 }
