@@ -155,9 +155,7 @@ func (c *Context) contentWords() *words {
 		if !e.Enabled {
 			continue
 		}
-		for _, w := range strings.FieldsFunc(e.Content, func(r rune) bool {
-			return !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r))
-		}) {
+		for _, w := range strings.FieldsFunc(e.Content, notWordRune) {
 			counts[strings.ToLower(w)]++
 		}
 	}
@@ -181,4 +179,20 @@ func inflection(rest string) bool {
 		return true
 	}
 	return false
+}
+
+// unspaced are the scripts written without spaces. Their characters end a word
+// here: "xml注释" holds the word "xml", and keywords in those scripts are left out
+// of this check anyway (they always match as substrings).
+var unspaced = []*unicode.RangeTable{unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai,
+	unicode.Lao, unicode.Khmer, unicode.Myanmar, unicode.Tibetan}
+
+func notWordRune(r rune) bool {
+	if r < 0x80 {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
+	}
+	if !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)) {
+		return true
+	}
+	return r >= 0x0E00 && unicode.IsOneOf(unspaced, r)
 }
