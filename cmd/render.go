@@ -49,7 +49,9 @@ Formats:
 Without --transcript the chat is empty: the prompt holds what is always sent.
 --explain ID prints, for one entry, why it is or is not in the prompt: which
 keyword matched in which message, or which condition, secondary-keyword rule,
-recursion rule or budget share kept it out.
+recursion rule or budget share kept it out (as one JSON object with
+--format json: id, name, section, file, line, column, inPrompt, step, depth,
+trigger, recursion, reasons).
 
 Settings come from the flags, else the manifest, else the defaults.
 Exit codes: 0 rendered; 1 the inputs have errors (printed as file:line:col);
@@ -152,6 +154,9 @@ func runRender(iox *IO, c *cobra.Command, opts *renderOptions, path string) erro
 		fmt.Fprintf(iox.Stderr, "lore: warning: %s\n", w)
 	}
 	if opts.explain != "" {
+		if opts.format == "json" {
+			return render.WriteExplanationJSON(iox.Stdout, res, opts.explain)
+		}
 		return render.WriteExplanation(iox.Stdout, res, opts.explain, on)
 	}
 	return out.Write(iox.Stdout, res)

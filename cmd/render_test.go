@@ -94,6 +94,15 @@ func TestRenderExplain(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "not in the prompt") || !strings.Contains(out, "gold gte 50 is false") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
+	out, _, code = runRenderCmd(t, append(eldoria, "--explain", "sleeping-stag", "--format", "json")...)
+	var x struct {
+		ID       string `json:"id"`
+		InPrompt bool   `json:"inPrompt"`
+		Depth    *int   `json:"depth"`
+	}
+	if err := json.Unmarshal([]byte(out), &x); err != nil || code != 0 || x.ID != "sleeping-stag" || !x.InPrompt || x.Depth == nil || *x.Depth != 2 {
+		t.Errorf("explain json: exit %d, %v, %+v", code, err, x)
+	}
 	_, errOut, code := runRenderCmd(t, append(eldoria, "--explain", "sleepng-stag")...)
 	if code != ExitUsage || !strings.Contains(errOut, `did you mean "sleeping-stag"?`) {
 		t.Errorf("unknown id: exit %d, stderr %q", code, errOut)

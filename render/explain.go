@@ -14,15 +14,7 @@ import (
 // offers the nearest id for the message.
 func WriteExplanation(w io.Writer, r *Result, id string, color bool) error {
 	p := painter(color)
-	var e *schema.Entry
-	if r.Book != nil {
-		for _, x := range r.Book.Entries {
-			if x.ID == id {
-				e = x
-				break
-			}
-		}
-	}
+	e := r.entry(id)
 	if e == nil {
 		return fmt.Errorf("no entry %q in the lorebook", id)
 	}
@@ -37,14 +29,7 @@ func WriteExplanation(w io.Writer, r *Result, id string, color bool) error {
 	}
 	b.WriteString(title + "\n")
 
-	var in *ActivatedOut
-	for i := range r.Activated {
-		if r.Activated[i].ID == id {
-			in = &r.Activated[i]
-			break
-		}
-	}
-	if in != nil {
+	if in := r.activated(id); in != nil {
 		b.WriteString(p.paint("1;32", "in the prompt") + fmt.Sprintf(": step %d (%s), %s\n",
 			in.Step, stepTitles[in.Step], describeTrigger(*in)))
 	} else {
@@ -57,6 +42,64 @@ func WriteExplanation(w io.Writer, r *Result, id string, color bool) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// ExplanationJSON is `lore render --explain ID --format json`: the entry, where
+// it is in the prompt (Step 0 and no trigger when it is not), and the reasons.
+type ExplanationJSON struct {
+	ID        string   `json:"id"`
+	Name      string   `json:"name"`
+	Section   string   `json:"section"`
+	File      string   `json:"file,omitempty"`
+	Line      int      `json:"line,omitempty"`
+	Column    int      `json:"column,omitempty"`
+	InPrompt  bool     `json:"inPrompt"`
+	Step      int      `json:"step,omitempty"`
+	Depth     *int     `json:"depth,omitempty"`
+	Trigger   *Trigger `json:"trigger,omitempty"`
+	Recursion int      `json:"recursion"`
+	Reasons   []string `json:"reasons"`
+}
+
+// WriteExplanationJSON prints the explanation of one entry as one JSON object.
+func WriteExplanationJSON(w io.Writer, r *Result, id string) error {
+	e := r.entry(id)
+	if e == nil {
+		return fmt.Errorf("no entry %q in the lorebook", id)
+	}
+	x := ExplanationJSON{ID: e.ID, Name: e.Name, Section: e.Section, File: e.Pos.File, Line: e.Pos.Line,
+		Column: e.Pos.Col, Reasons: []string{}}
+	if a := r.activated(id); a != nil {
+		tr := a.Trigger
+		x.InPrompt, x.Step, x.Depth, x.Trigger, x.Recursion = true, a.Step, a.Depth, &tr, a.Recursion
+	}
+	if why := r.Explain[id]; why != nil {
+		x.Reasons = append(x.Reasons, why.Reasons...)
+	}
+	return writeJSON(w, x)
+}
+
+// entry returns the lorebook's (first) entry with that id.
+func (r *Result) entry(id string) *schema.Entry {
+	if r.Book == nil {
+		return nil
+	}
+	for _, e := range r.Book.Entries {
+		if e != nil && e.ID == id {
+			return e
+		}
+	}
+	return nil
+}
+
+// activated returns the entry's place in the prompt, or nil.
+func (r *Result) activated(id string) *ActivatedOut {
+	for i := range r.Activated {
+		if r.Activated[i].ID == id {
+			return &r.Activated[i]
+		}
+	}
+	return nil
 }
 
 // Suggest returns the id of ids nearest to id by edit distance, or "" when

@@ -134,7 +134,17 @@ func TestGoldenExplain(t *testing.T) {
 		b.WriteString("\n")
 	}
 	checkGolden(t, "eldoria.explain.txt", b.Bytes())
+	b.Reset()
+	for _, id := range []string{"sleeping-stag", "rich-traveller"} {
+		if err := WriteExplanationJSON(&b, res, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkGolden(t, "eldoria.explain.json", b.Bytes())
 	if err := WriteExplanation(&b, res, "nope", false); err == nil {
+		t.Error("explaining an unknown id: no error")
+	}
+	if err := WriteExplanationJSON(&b, res, "nope"); err == nil {
 		t.Error("explaining an unknown id: no error")
 	}
 }

@@ -137,7 +137,9 @@ func (textOutput) header(p painter, m Message, byID map[string]ActivatedOut, tol
 func describeTrigger(a ActivatedOut) string {
 	var s string
 	switch {
-	case (a.Trigger.In == "always" || a.Trigger.In == "") && (a.Step == StepTriggered || a.Step == StepHistory):
+	case a.kind == "greeting":
+		s = "greeting: opens the chat"
+	case a.kind == "constant":
 		s = "constant"
 	case a.Trigger.In == "always" || a.Trigger.In == "":
 		s = "always sent"

@@ -30,6 +30,8 @@ type ActivatedOut struct {
 	Depth     *int    `json:"depth,omitempty"`
 	Trigger   Trigger `json:"trigger"`
 	Recursion int     `json:"recursion"`
+	// kind is "constant" or "greeting" for the text output's wording.
+	kind string
 }
 
 // Result is a rendered prompt with its trace.
@@ -141,6 +143,12 @@ func activatedOut(kept []Piece, idx entryIndex) []ActivatedOut {
 		}
 		seen[x.Entry.ID] = true
 		a := ActivatedOut{ID: x.Entry.ID, Step: p.Step, Trigger: x.Trigger, Recursion: x.Level}
+		switch {
+		case x.Entry.Role == RoleGreeting:
+			a.kind = "greeting"
+		case x.Entry.IsConstant():
+			a.kind = "constant"
+		}
 		if p.Step == StepHistory && x.Entry.Section == schema.SectionChatHistory && x.Entry.Depth != nil {
 			d := *x.Entry.Depth
 			a.Depth = &d
