@@ -269,14 +269,125 @@ func (d *decoder) contentPos(e *Entry, v *yaml.Node) {
 		}
 	case yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
 		e.ContentPos.Col++ // past the quote
-		if !strings.ContainsAny(e.Content, "\n\\'\"") {
-			e.ContentLine = sameLine(d.file, e.ContentPos, e.Content)
+		if d.li == nil {
+			d.li = newLineIndex(d.file, d.data)
+		}
+		if off := d.li.offset(v.Line, v.Column); off >= 0 {
+			e.ContentLine = quotedLine(d.file, e.ContentPos, d.data[off:], v.Style == yaml.SingleQuotedStyle)
 		}
 	case 0: // plain
 		if !strings.Contains(e.Content, "\n") {
 			e.ContentLine = sameLine(d.file, e.ContentPos, e.Content)
 		}
 	}
+}
+
+// quotedLine maps offsets of the text of a quoted scalar that starts at src
+// (its opening quote) and ends on the same line, decoding escapes as it goes,
+// so a finding in a JSON string with \n and \u escapes lands on its column.
+// A string that runs over several lines gives nil (use ContentPos).
+func quotedLine(file string, p Pos, src []byte, single bool) func(int) Pos {
+	if len(src) == 0 || (src[0] != '"' && src[0] != '\'') {
+		return nil
+	}
+	// Check that the literal closes on this line.
+	closed := false
+	for i := 1; i < len(src) && src[i] != '\n'; i++ {
+		if single && src[i] == '\'' {
+			if i+1 < len(src) && src[i+1] == '\'' {
+				i++
+				continue
+			}
+			closed = true
+			break
+		}
+		if !single && src[i] == '\\' {
+			i++
+			continue
+		}
+		if !single && src[i] == '"' {
+			closed = true
+			break
+		}
+	}
+	if !closed {
+		return nil
+	}
+	return func(off int) Pos {
+		col, content, i := p.Col, 0, 1
+		for content < off && i < len(src) {
+			c := src[i]
+			switch {
+			case single && c == '\'':
+				if i+1 < len(src) && src[i+1] == '\'' {
+					content++
+					i += 2
+					col += 2
+					continue
+				}
+				return Pos{File: file, Line: p.Line, Col: col}
+			case !single && c == '"':
+				return Pos{File: file, Line: p.Line, Col: col}
+			case !single && c == '\\' && i+1 < len(src):
+				n, r := escapeLen(src[i+1:])
+				content += utf8.RuneLen(r)
+				i += 1 + n
+				col += 1 + n
+			default:
+				_, size := utf8.DecodeRune(src[i:])
+				content += size
+				i += size
+				col++
+			}
+		}
+		return Pos{File: file, Line: p.Line, Col: col}
+	}
+}
+
+// escapeLen reads the escape after a backslash in a JSON or YAML
+// double-quoted string: how many source characters it takes and the rune it
+// stands for (a JSON surrogate pair is one rune).
+func escapeLen(b []byte) (int, rune) {
+	hex := func(s []byte) (rune, bool) {
+		var r rune
+		for _, c := range s {
+			switch {
+			case c >= '0' && c <= '9':
+				r = r*16 + rune(c-'0')
+			case c >= 'a' && c <= 'f':
+				r = r*16 + rune(c-'a'+10)
+			case c >= 'A' && c <= 'F':
+				r = r*16 + rune(c-'A'+10)
+			default:
+				return 0, false
+			}
+		}
+		return r, true
+	}
+	width := map[byte]int{'x': 2, 'u': 4, 'U': 8}[b[0]]
+	if width == 0 || len(b) < 1+width {
+		r, _ := utf8.DecodeRune(b)
+		if r == 'N' || r == '_' {
+			return 1, 0x85 // both are two-byte runes in UTF-8
+		}
+		if r == 'L' || r == 'P' {
+			return 1, 0x2028
+		}
+		return 1, 'x' // one-byte escapes: \n \t \" \\ \/ ...
+	}
+	r, ok := hex(b[1 : 1+width])
+	if !ok {
+		return 1, 'x'
+	}
+	if b[0] == 'u' && r >= 0xD800 && r < 0xDC00 && len(b) >= 11 && b[5] == '\\' && b[6] == 'u' {
+		if lo, ok := hex(b[7:11]); ok && lo >= 0xDC00 && lo < 0xE000 {
+			return 11, 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
+		}
+	}
+	if r > utf8.MaxRune || (r >= 0xD800 && r < 0xE000) {
+		r = utf8.RuneError
+	}
+	return 1 + width, r
 }
 
 // sameLine maps offsets of a one-line scalar written without escapes.

@@ -378,3 +378,37 @@ func TestDetectKind(t *testing.T) {
 		t.Error("jsonl")
 	}
 }
+
+// TestPositionsInEscapedStrings: offsets in content map to source columns
+// through JSON and YAML escapes, surrogate pairs and '' in single quotes.
+func TestPositionsInEscapedStrings(t *testing.T) {
+	p := writeTemp(t, "b.json", `[{"id": "a", "section": "examples",`+"\n"+
+		` "content": "l1\nl2 caf\u00e9 \ud83d\ude00 \"q\" \\ 千代 tavern"}]`)
+	lb := mustLoad(t, p)
+	e := lb.Entries[0]
+	if want := "l1\nl2 café 😀 \"q\" \\ 千代 tavern"; e.Content != want {
+		t.Fatalf("content %q", e.Content)
+	}
+	src := ` "content": "l1\nl2 caf\u00e9 \ud83d\ude00 \"q\" \\ 千代 tavern"}]`
+	for _, word := range []string{"l1", "l2", "café", "😀", "q", "千代", "tavern"} {
+		off := strings.Index(e.Content, word)
+		srcWord := map[string]string{"café": `caf\u00e9`, "😀": `\ud83d`}[word]
+		if srcWord == "" {
+			srcWord = word
+		}
+		col := len([]rune(src[:strings.Index(src, srcWord)])) + 1
+		if got := e.PosInContent(off); got != (Pos{File: p, Line: 2, Col: col}) {
+			t.Errorf("%q: got %d:%d, want 2:%d", word, got.Line, got.Col, col)
+		}
+	}
+	y := writeTemp(t, "s.yaml", "id: a\nsection: examples\ncontent: 'it''s the tavern'\n")
+	e = mustLoad(t, y).Entries[0]
+	if got := e.PosInContent(strings.Index(e.Content, "tavern")); got != (Pos{File: y, Line: 3, Col: 21}) {
+		t.Errorf("single quoted: %v", got)
+	}
+	m := writeTemp(t, "m.yaml", "id: a\nsection: examples\ncontent: \"runs over\n  two lines\"\n")
+	e = mustLoad(t, m).Entries[0]
+	if got := e.PosInContent(12); got != (Pos{File: m, Line: 3, Col: 11}) {
+		t.Errorf("multi-line quoted falls back to ContentPos: %v", got)
+	}
+}

@@ -27,9 +27,9 @@ const (
 	// MaxDepth is the deepest nesting of collections accepted. Real lorebooks
 	// nest fewer than ten levels; the cap keeps every recursive walk shallow.
 	MaxDepth = 1000
-	// minAliasBudget is how many values a document may expand to through YAML
-	// aliases (at least; see aliasBudget). A billion-laughs file exceeds it in
-	// a few microseconds of counting, before anything is expanded.
+	// minAliasBudget is how many values YAML aliases may add to a document
+	// beyond those written in it. A billion-laughs file exceeds it in a few
+	// milliseconds of counting, before anything is expanded.
 	minAliasBudget = 1_000_000
 )
 
@@ -178,7 +178,7 @@ func ParseBytes(path string, data []byte) (*yaml.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkExpansion(path, root, len(data)); err != nil {
+	if err := checkExpansion(path, root); err != nil {
 		return nil, err
 	}
 	return root, nil
@@ -289,7 +289,7 @@ func yamlSyntaxError(path string, data []byte, err error) *ParseError {
 // so that is the line holding it. Cuts before it parse cleanly or fail
 // differently. Binary search keeps it at O(log lines) parses; big files skip it.
 func findProblemLine(data []byte, li *lineIndex, from int, want string) int {
-	if len(data) > 4<<20 {
+	if len(data) > 1<<20 {
 		return 0
 	}
 	same := func(l int) bool {
@@ -398,11 +398,11 @@ func (li *lineIndex) offset(line, col int) int {
 // depth, so that aliases are counted without being expanded: alias bombs,
 // alias cycles and over-deep nesting are refused here, and every later walk
 // may follow aliases freely.
-func checkExpansion(path string, root *yaml.Node, dataLen int) error {
+func checkExpansion(path string, root *yaml.Node) error {
 	type info struct{ size, depth int }
 	memo := map[*yaml.Node]info{}
 	active := map[*yaml.Node]bool{}
-	budget := aliasBudget(dataLen)
+	budget := minAliasBudget + countNodes(root)
 	var walk func(n *yaml.Node, depth int) (info, error)
 	walk = func(n *yaml.Node, depth int) (info, error) {
 		if depth > MaxDepth {
@@ -449,7 +449,7 @@ func checkExpansion(path string, root *yaml.Node, dataLen int) error {
 			}
 			if in.size > budget {
 				p := Pos{File: path, Line: c.Line, Col: c.Column}
-				return info{}, errAt(p, "YAML aliases expand the document to more than %d values (an alias bomb?); lore refuses to expand it", budget)
+				return info{}, errAt(p, "YAML aliases here expand the document by over a million values (an alias bomb?); lore does not expand it")
 			}
 		}
 		if anchored {
@@ -462,8 +462,15 @@ func checkExpansion(path string, root *yaml.Node, dataLen int) error {
 	return err
 }
 
-// aliasBudget lets a big plain document through while stopping expansion that
-// is out of all proportion to the file's size.
-func aliasBudget(dataLen int) int {
-	return max(minAliasBudget, 4*dataLen)
+// countNodes counts the nodes written in the file (aliases not followed): the
+// expansion budget is that plus minAliasBudget, so a big plain document
+// passes while expansion out of proportion to the text does not.
+func countNodes(n *yaml.Node) int {
+	c := 1
+	if n.Kind != yaml.AliasNode {
+		for _, k := range n.Content {
+			c += countNodes(k)
+		}
+	}
+	return c
 }
