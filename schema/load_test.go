@@ -380,7 +380,7 @@ func TestDetectKind(t *testing.T) {
 }
 
 // TestPositionsInEscapedStrings: offsets in content map to source columns
-// through JSON and YAML escapes, surrogate pairs and '' in single quotes.
+// through JSON and YAML escapes, surrogate pairs and ” in single quotes.
 func TestPositionsInEscapedStrings(t *testing.T) {
 	p := writeTemp(t, "b.json", `[{"id": "a", "section": "examples",`+"\n"+
 		` "content": "l1\nl2 caf\u00e9 \ud83d\ude00 \"q\" \\ 千代 tavern"}]`)
