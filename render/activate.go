@@ -765,20 +765,18 @@ func plural(n int, what string) string {
 
 // snippet quotes the text around a hit, on one line: “…who runs this tavern?…”.
 func snippet(text string, start, end int) string {
+	// 30 characters (not bytes) either side, so Japanese gets as much
+	// context as English.
 	const around = 30
-	s := start - around
-	if s < 0 {
-		s = 0
+	s := start
+	for n := 0; s > 0 && n < around; n++ {
+		_, size := utf8.DecodeLastRuneInString(text[:s])
+		s -= size
 	}
-	for s > 0 && !utf8.RuneStart(text[s]) {
-		s--
-	}
-	e := end + around
-	if e > len(text) {
-		e = len(text)
-	}
-	for e < len(text) && !utf8.RuneStart(text[e]) {
-		e++
+	e := end
+	for n := 0; e < len(text) && n < around; n++ {
+		_, size := utf8.DecodeRuneInString(text[e:])
+		e += size
 	}
 	var body strings.Builder
 	space := false

@@ -364,3 +364,22 @@ func TestActivateExplainRecursionAndWindow(t *testing.T) {
 		t.Errorf("active = %q", got)
 	}
 }
+
+func TestSnippet(t *testing.T) {
+	long := strings.Repeat("word ", 20)
+	tests := []struct {
+		text       string
+		start, end int
+		want       string
+	}{
+		{"a tavern", 2, 8, "“a tavern”"},
+		{long + "tavern\n\n  here", 100, 106, "“…word word word word word word tavern here”"},
+		{"tavern " + long, 0, 6, "“tavern word word word word word word…”"},
+		{strings.Repeat("庭", 40) + "旅館", 120, 126, "“…" + strings.Repeat("庭", 30) + "旅館”"},
+	}
+	for _, tt := range tests {
+		if got := snippet(tt.text, tt.start, tt.end); got != tt.want {
+			t.Errorf("snippet(%q, %d, %d) = %s, want %s", tt.text, tt.start, tt.end, got, tt.want)
+		}
+	}
+}

@@ -95,3 +95,21 @@ func TestMacrosRandomSeeded(t *testing.T) {
 		t.Errorf("40 seeds picked only %v", seen)
 	}
 }
+
+func FuzzExpand(f *testing.F) {
+	f.Add("{{user}} {{random::a::b}} {{getvar::inventory}}", int64(0))
+	f.Add("{{{{}}}}{{random::}}{{random}}{{getvar::}}", int64(-1))
+	f.Add("{{char", int64(7))
+	f.Fuzz(func(t *testing.T, s string, seed int64) {
+		in := macroInput()
+		in.Seed = seed
+		m := NewMacros(in)
+		out := m.Expand(s)
+		if !strings.Contains(s, "{{") && out != s {
+			t.Fatalf("text without macros changed: %q → %q", s, out)
+		}
+		if again := NewMacros(in).Expand(s); again != out {
+			t.Fatalf("not deterministic: %q then %q", out, again)
+		}
+	})
+}
