@@ -203,18 +203,25 @@ func explain(in *Input, act *Activation, idx entryIndex, pieces, kept []Piece, o
 	for _, a := range out {
 		inPrompt[a.ID] = true
 	}
+	// An examples entry is several pieces; count how many of each entry's
+	// pieces the budget kept.
 	assembled := map[string]Piece{}
+	nAssembled, nKept := map[string]int{}, map[string]int{}
 	for _, p := range pieces {
 		if x := idx.of(p); x != nil {
 			if _, ok := assembled[x.Entry.ID]; !ok {
 				assembled[x.Entry.ID] = p
 			}
+			nAssembled[x.Entry.ID]++
 		}
 	}
 	cut := map[string]Piece{}
 	for _, p := range kept {
-		if x := idx.of(p); x != nil && p.Cut {
-			cut[x.Entry.ID] = p
+		if x := idx.of(p); x != nil {
+			nKept[x.Entry.ID]++
+			if p.Cut {
+				cut[x.Entry.ID] = p
+			}
 		}
 	}
 	opens := len(in.Transcript.Messages) > 0 && in.Transcript.Messages[0].Role == "assistant"
@@ -233,6 +240,10 @@ func explain(in *Input, act *Activation, idx entryIndex, pieces, kept []Piece, o
 			x.Reasons = append(x.Reasons, budgetReason(p, r))
 		case cut[e.ID].Cut:
 			x.Reasons = append(x.Reasons, cutReason(cut[e.ID], r))
+		}
+		if inPrompt[e.ID] && nKept[e.ID] < nAssembled[e.ID] {
+			x.Reasons = append(x.Reasons, fmt.Sprintf("%d of its %d messages were left out by the budget: Required was over its cap (%d tokens)",
+				nAssembled[e.ID]-nKept[e.ID], nAssembled[e.ID], requiredCap(r)))
 		}
 	}
 	return res
@@ -256,9 +267,16 @@ func budgetReason(p Piece, r *Report) string {
 	}
 	switch p.Section {
 	case SecCards, SecHistory, SecMemory:
-		return fmt.Sprintf("activated, then left out by the budget: the %s share (%d tokens) was full: %s", p.Section, budget, why)
+		return fmt.Sprintf("activated, then left out by the budget (%s share: %d tokens): %s", p.Section, budget, why)
 	}
 	return fmt.Sprintf("activated, then left out by the budget: Required was over its cap (%d tokens) and the %s section did not fit: %s", budget, p.Section, why)
+}
+
+func requiredCap(r *Report) int {
+	if r == nil {
+		return 0
+	}
+	return r.RequiredCap
 }
 
 // cutReason says how much of a cut entry is left.

@@ -130,7 +130,7 @@ func TestRenderBudgetExplained(t *testing.T) {
 		}
 	}
 	x := res.Explain["big"]
-	if x == nil || !strings.Contains(strings.Join(x.Reasons, "\n"), "left out by the budget: the cards share") {
+	if x == nil || !strings.Contains(strings.Join(x.Reasons, "\n"), "left out by the budget (cards share: ") {
 		t.Errorf("explain big: %+v", x)
 	}
 	for _, m := range res.Messages {
