@@ -102,6 +102,7 @@ func TestGoldenOutputs(t *testing.T) {
 		fixture string
 		format  string
 		opts    OutputOptions
+		tight   bool // a 700-token context: Required over its cap, cards and history cut
 	}{
 		{"eldoria.txt", "eldoria", "text", OutputOptions{}},
 		{"eldoria-report-color.txt", "eldoria", "text", OutputOptions{Color: true, Report: true}},
@@ -112,10 +113,17 @@ func TestGoldenOutputs(t *testing.T) {
 		{"sakura.json", "sakura", "json", OutputOptions{}},
 		{"sakura.openai.json", "sakura", "openai", OutputOptions{}},
 		{"sakura.anthropic.json", "sakura", "anthropic", OutputOptions{}},
+		{"eldoria-tight.txt", "eldoria", "text", OutputOptions{Report: true}, true},
+		{"eldoria-tight.json", "eldoria", "json", OutputOptions{}, true},
+		{"eldoria-tight.anthropic.json", "eldoria", "anthropic", OutputOptions{}, true},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
-			checkGolden(t, c.file, renderTo(t, fixture(t, c.fixture), c.format, c.opts))
+			in := fixture(t, c.fixture)
+			if c.tight {
+				in.Settings.ContextTokens, in.Settings.ResponseReserve = 700, 100
+			}
+			checkGolden(t, c.file, renderTo(t, in, c.format, c.opts))
 		})
 	}
 }
