@@ -2,6 +2,7 @@ package match
 
 import (
 	"fmt"
+	"math/rand"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -245,4 +246,49 @@ func FuzzFind(f *testing.F) {
 		}
 		_ = Normalize(text)
 	})
+}
+
+// TestFindAgainstNaive compares the matcher with a plain search over many
+// small, heavily overlapping patterns, many of them sharing one normalised
+// form, half of them whole-word.
+func TestFindAgainstNaive(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	alphabet := "abAB c1"
+	word := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[r.Intn(len(alphabet))]
+		}
+		return string(b)
+	}
+	var ps []Pattern
+	for i := 0; i < 1500; i++ {
+		ps = append(ps, Pattern{Text: word(1 + r.Intn(5)), WholeWords: r.Intn(2) == 0})
+	}
+	m, errs := Compile(ps)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for round := 0; round < 15; round++ {
+		text := word(200)
+		lower := strings.ToLower(text)
+		var want []Hit
+		for s := 0; s < len(text); s++ {
+			for pi, p := range ps {
+				kw := strings.ToLower(p.Text)
+				if strings.TrimSpace(kw) == "" || !strings.HasPrefix(lower[s:], kw) {
+					continue
+				}
+				e := s + len(kw)
+				if p.WholeWords && (s > 0 && isWordRune(rune(text[s-1])) || e < len(text) && isWordRune(rune(text[e]))) {
+					continue
+				}
+				want = append(want, Hit{Pattern: pi, Start: s, End: e})
+			}
+		}
+		got := m.Find(text)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("text %q: %d hits, want %d", text, len(got), len(want))
+		}
+	}
 }
