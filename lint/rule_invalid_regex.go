@@ -2,6 +2,7 @@ package lint
 
 import (
 	"regexp"
+	"strings"
 
 	"github.com/lorekit/lore/match"
 	"github.com/lorekit/lore/schema"
@@ -18,7 +19,7 @@ func checkInvalidRegex(c *Context) {
 					continue
 				}
 				if _, err := match.CompileRegex(k.Text); err != nil {
-					c.Report(e, k.Pos, "%v; this keyword never matches until it is fixed (RE2 syntax: no look-around or backreferences)", err)
+					c.Report(e, k.Pos, "%v; %s; until then this keyword never matches", err, regexHint(k.Text))
 				}
 			}
 		}
@@ -29,7 +30,7 @@ func checkInvalidRegex(c *Context) {
 			if q, ok := t.Fields["pattern"]; ok {
 				p = q
 			}
-			c.Report(nil, p, "transform pattern %q does not compile: %v; fix it (RE2 syntax: no look-around or backreferences)", t.Pattern, stripRegexpPrefix(err))
+			c.Report(nil, p, "transform pattern %q does not compile: %v; %s; until then rendering stops at this transform", t.Pattern, stripRegexpPrefix(err), regexHint(t.Pattern))
 		}
 	}
 }
@@ -44,3 +45,20 @@ func stripRegexpPrefix(err error) string {
 	}
 	return s
 }
+
+// regexHint names the usual cause when a pattern was written for JavaScript or
+// PCRE (SillyTavern's engines): RE2's own message for (?<=…) talks about named
+// captures, which misleads.
+func regexHint(p string) string {
+	for _, la := range []string{"(?<=", "(?<!", "(?=", "(?!"} {
+		if strings.Contains(p, la) {
+			return "look-around " + la + "…) is not supported by RE2: match the surrounding text instead"
+		}
+	}
+	if backref.MatchString(p) {
+		return "backreferences like \\1 are not supported by RE2: spell the repeated text out"
+	}
+	return "fix it in RE2 syntax (flags i, m and s)"
+}
+
+var backref = regexp.MustCompile(`\\[1-9]`)
