@@ -1,6 +1,11 @@
 // Package match finds keywords in text: one Aho-Corasick automaton over every
-// normalised literal keyword of a lorebook, run once per text, with whole-word and
-// regular-expression keywords checked on its hits. It owns normalisation (NFKC,
-// case folding) so that render and lint agree on what "the same keyword" means.
-// It knows nothing of entries' sections, conditions or budgets.
+// normalised literal keyword of a lorebook, run once per text, with whole-word
+// checks applied to its hits; /regex/flags keywords (RE2) cannot live in the
+// automaton and run once per text each, beside it. It owns normalisation (NFKC,
+// then full case folding) so that render and lint agree on what "the same
+// keyword" means, and it reports every hit at byte offsets of the original,
+// unnormalised text.
+//
+// It knows nothing of entries, sections, conditions, recursion or budgets: a
+// Pattern's Owner is an opaque number the caller gives and gets back.
 package match
