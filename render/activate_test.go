@@ -383,3 +383,11 @@ func TestSnippet(t *testing.T) {
 		}
 	}
 }
+
+func TestActivateNilEntry(t *testing.T) {
+	book := &schema.Lorebook{Entries: []*schema.Entry{nil, actEntry("a", schema.SectionSystemPresets, withContent("{{char}}"))}}
+	act := Activate(&Input{Book: book, Transcript: actChat("x")}, 1)
+	if got := actSummary(act); got != "a@always" {
+		t.Errorf("got %q", got)
+	}
+}

@@ -61,7 +61,7 @@ func charName(book *schema.Lorebook) string {
 		return book.Manifest.Character
 	}
 	for _, e := range book.Entries {
-		if e.Enabled && e.Role == "character" && e.Has("role") {
+		if e != nil && e.Enabled && e.Role == "character" && e.Has("role") {
 			if e.Name != "" {
 				return e.Name
 			}
