@@ -1,8 +1,9 @@
 package lint
 
 import (
+	"sort"
+
 	"github.com/lorekit/lore/match"
-	"github.com/lorekit/lore/schema"
 )
 
 // checkKeywordCollision reports one normalised keyword on several entries. It reads
@@ -12,6 +13,12 @@ import (
 // together. Each later occurrence points at the first one.
 func checkKeywordCollision(c *Context) {
 	idx := c.keywords()
+	// Findings are gathered per pair (later entry, first entry) so that two
+	// entries sharing a hundred keywords — an imported book with a duplicated
+	// entry — make one finding, not a hundred.
+	type pair struct{ later, first int }
+	shared := map[pair][][2]int{} // → (later entry's pattern, first entry's pattern)
+	var order []pair
 	report := func(pats []int) {
 		first := -1
 		for _, p := range pats {
@@ -28,10 +35,11 @@ func checkKeywordCollision(c *Context) {
 			if f.entry == ref.entry {
 				continue // the same keyword twice on one entry fires it once
 			}
-			fe := c.Book.Entries[f.entry]
-			c.Report(e, ref.kw.Pos,
-				"keyword %q is also on entry %q at %s: the two entries always fire together; keep the keyword on one of them, merge them, or add secondaryKeywords",
-				ref.kw.Text, fe.ID, lineOf(f.kw.Pos))
+			k := pair{ref.entry, f.entry}
+			if _, ok := shared[k]; !ok {
+				order = append(order, k)
+			}
+			shared[k] = append(shared[k], [2]int{p, first})
 		}
 	}
 	for _, g := range idx.m.Groups() {
@@ -42,27 +50,40 @@ func checkKeywordCollision(c *Context) {
 	// Regular expressions are not in the groups; the same /pattern/ written on
 	// two entries collides just the same.
 	byText := map[string][]int{}
-	var order []string
+	var regexOrder []string
 	for p, ref := range idx.refs {
 		if match.IsRegex(ref.kw.Text) && !ref.secondary {
 			if _, ok := byText[ref.kw.Text]; !ok {
-				order = append(order, ref.kw.Text)
+				regexOrder = append(regexOrder, ref.kw.Text)
 			}
 			byText[ref.kw.Text] = append(byText[ref.kw.Text], p)
 		}
 	}
-	for _, t := range order {
+	for _, t := range regexOrder {
 		if len(byText[t]) > 1 {
 			report(byText[t])
 		}
 	}
-}
-
-// lineOf prints a position as file:line, the form messages use to point at
-// another place.
-func lineOf(p schema.Pos) string {
-	if p.Line == 0 {
-		return p.String()
+	const spell = 3 // up to this many shared keywords get a finding each
+	for _, k := range order {
+		ps := shared[k]
+		sort.Slice(ps, func(i, j int) bool { return ps[i][0] < ps[j][0] })
+		e, fe := c.Book.Entries[k.later], c.Book.Entries[k.first]
+		if len(ps) <= spell {
+			for _, p := range ps {
+				ref := idx.refs[p[0]]
+				c.Report(e, ref.kw.Pos,
+					"keyword %q is also on entry %q at %s: the two entries always fire together; keep the keyword on one of them, merge them, or add secondaryKeywords",
+					ref.kw.Text, fe.ID, lineOf(idx.refs[p[1]].kw.Pos))
+			}
+			continue
+		}
+		texts := make([]string, len(ps))
+		for i, p := range ps {
+			texts[i] = idx.refs[p[0]].kw.Text
+		}
+		c.Report(e, idx.refs[ps[0][0]].kw.Pos,
+			"%d keywords of entry %q are also on entry %q (at %s): %s; the two entries always fire together: merge them, or keep each keyword on one of them",
+			len(ps), e.ID, fe.ID, lineOf(idx.refs[ps[0][1]].kw.Pos), quoteList(texts, spell))
 	}
-	return p.File + ":" + itoa(p.Line)
 }

@@ -38,6 +38,27 @@ func checkKeywordOverlap(c *Context) {
 		b.WriteString("\n") // a separator no keyword spans
 	}
 	joined := b.String()
+	// An entry that has the longer keyword itself fires with it anyway: for
+	// each normalised keyword, the entries that carry it as a primary keyword.
+	groupOf := map[int]int{}
+	groups := idx.m.Groups()
+	for g := range groups {
+		for _, p := range groups[g].Patterns {
+			groupOf[p] = g
+		}
+	}
+	carries := func(entry, pattern int) bool {
+		g, ok := groupOf[pattern]
+		if !ok {
+			return false
+		}
+		for _, p := range groups[g].Patterns {
+			if r := idx.refs[p]; r.entry == entry && !r.secondary {
+				return true
+			}
+		}
+		return false
+	}
 	inKeyword := map[int][]int{} // contained pattern → containing patterns
 	for _, h := range idx.m.Find(joined) {
 		if !eligible(h.Pattern) {
@@ -58,7 +79,7 @@ func checkKeywordOverlap(c *Context) {
 		if h.Start == starts[t] && h.End == end {
 			continue // the same keyword: keyword-collision's case
 		}
-		if !triggerable(c.Book.Entries[idx.refs[outer].entry]) {
+		if carries(idx.refs[h.Pattern].entry, outer) {
 			continue
 		}
 		inKeyword[h.Pattern] = append(inKeyword[h.Pattern], outer)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/lorekit/lore/schema"
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -60,4 +62,13 @@ func number(v any) (float64, bool) {
 		return f, err == nil
 	}
 	return 0, false
+}
+
+// lineOf prints a position as file:line, the form messages use to point at
+// another place.
+func lineOf(p schema.Pos) string {
+	if p.Line == 0 {
+		return p.String()
+	}
+	return p.File + ":" + itoa(p.Line)
 }
