@@ -391,3 +391,40 @@ func TestActivateNilEntry(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestActivateFixtures activates the two sample lorebooks as loaded from disk.
+func TestActivateFixtures(t *testing.T) {
+	tests := []struct {
+		book, transcript, vars string
+		window                 int
+		want                   string
+	}{
+		{"../fixtures/eldoria/book", "../fixtures/eldoria/transcript.yaml", "../fixtures/eldoria/vars.yaml", 4,
+			"seraphina@always world-overview@always narrator-rules@always seraphina-examples@always old-maren@message:4 silver-order@message:5 sleeping-stag@message:3 whisperwood@always greeting@always status-format@always"},
+		{"../fixtures/sakura/book.yaml", "../fixtures/sakura/transcript.yaml", "", 4,
+			"chiyo@always chiyo-examples@always ryokan@message:1 sakura-tree@message:1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.book, func(t *testing.T) {
+			book, _, err := schema.Load(tt.book)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, _, err := schema.LoadTranscript(tt.transcript)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := &Input{Book: book, Transcript: tr, Settings: book.Manifest.Settings}
+			if tt.vars != "" {
+				v, _, err := schema.LoadVars(tt.vars)
+				if err != nil {
+					t.Fatal(err)
+				}
+				in.Vars = v.Values
+			}
+			if got := actSummary(Activate(in, tt.window)); got != tt.want {
+				t.Errorf("active:\n got: %s\nwant: %s", got, tt.want)
+			}
+		})
+	}
+}
