@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -185,4 +186,39 @@ func TestRenderNilInput(t *testing.T) {
 	if _, err := Render(&Input{}); err == nil {
 		t.Error("no book: no error")
 	}
+}
+
+// FuzzRender feeds arbitrary entry content, chat text and depths through the
+// whole pipeline and every output: nothing may panic, and the JSON outputs
+// must stay valid.
+func FuzzRender(f *testing.F) {
+	f.Add("<START>\n{{user}}: hi {{random::a::b}}\n{{char}}: yo", "the tavern {{user}}", 0, "[]")
+	f.Add("", "", -5, "x")
+	f.Add("{{getvar::x}} {{", "\x00\xff", 1000, "{{char}}:")
+	f.Fuzz(func(t *testing.T, content, chat string, d int, extra string) {
+		ex := ent("ex", schema.SectionExamples, 0, content)
+		card := ent("card", schema.SectionChatHistory, 0, content+extra)
+		card.Keywords = kw("tavern", extra)
+		card.Depth = &d
+		greet := ent("greet", schema.SectionPostHistory, 0, extra)
+		greet.Role = RoleGreeting
+		book := &schema.Lorebook{Manifest: schema.Manifest{Format: extra, Presets: kw("task", extra)},
+			Entries: []*schema.Entry{ex, card, greet}}
+		tr := &schema.Transcript{Messages: []schema.Message{{Role: "user", Content: chat}, {Role: "assistant", Content: extra}, {Role: "user", Content: chat}},
+			Memory: []schema.Item{{Text: extra}}, Pending: []schema.Item{{Text: content}}}
+		res, err := Render(input(book, tr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range OutputFormats() {
+			out, _ := NewOutput(name, OutputOptions{Report: true})
+			var b strings.Builder
+			if err := out.Write(&b, res); err != nil {
+				t.Fatal(err)
+			}
+			if name != "text" && !json.Valid([]byte(b.String())) {
+				t.Fatalf("%s output is not valid JSON", name)
+			}
+		}
+	})
 }
