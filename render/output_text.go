@@ -78,6 +78,11 @@ func (t textOutput) Write(w io.Writer, r *Result) error {
 			}
 			step = m.Step
 			b.WriteString("\n" + t.stepRule(p, step) + "\n")
+			if step == StepHistory {
+				if n := firstMessage(r.Messages); n > 0 {
+					b.WriteString(p.paint("2", fmt.Sprintf("(%s left out by the budget)", olderMessages(n))) + "\n")
+				}
+			}
 		} else {
 			b.WriteString("\n")
 		}
@@ -131,6 +136,31 @@ func (textOutput) header(p painter, m Message, byID map[string]ActivatedOut, tol
 		h += p.paint("2", " — "+strings.Join(why, "; "))
 	}
 	return h
+}
+
+// firstMessage is the transcript index of the oldest message in the prompt,
+// -1 when none is.
+func firstMessage(msgs []Message) int {
+	for _, m := range msgs {
+		for _, s := range m.Sources {
+			if n, ok := strings.CutPrefix(s, "message:"); ok {
+				if i, err := strconv.Atoi(n); err == nil {
+					return i
+				}
+			}
+		}
+	}
+	return -1
+}
+
+func olderMessages(n int) string {
+	switch n {
+	case 1:
+		return "message:0"
+	case 2:
+		return "message:0 and message:1"
+	}
+	return fmt.Sprintf("message:0 … message:%d", n-1)
 }
 
 // describeTrigger says in words what brought an entry in.
