@@ -122,10 +122,10 @@ func TestSillyTavernMapping(t *testing.T) {
 		secondary                         int
 	}{
 		{"old-shape", "chat-history", "system", "lore", "AND_ANY", nil, 100, true, false, 0},
-		{"entry-7", "chat-history", "system", "lore", "NOT_ANY", nil, 50, true, false, 1},              // 桜の木: no Latin letters → uid
-		{"dragon", "chat-history", "system", "lore", "AND_ANY", nil, 100, true, false, 0},              // missing fields: ST defaults
+		{"entry-7", "chat-history", "system", "lore", "NOT_ANY", nil, 50, true, false, 1}, // 桜の木: no Latin letters → uid
+		{"dragon", "chat-history", "system", "lore", "AND_ANY", nil, 100, true, false, 0}, // missing fields: ST defaults
 		{"regex-key-non-selective-secondaries", "post-history", "system", "lore", "AND_ANY", nil, 10, true, false, 0},
-		{"status-bar", "post-history", "system", "lore", "AND_ANY", nil, 900, true, true, 0},           // depth 0: after the newest message
+		{"status-bar", "post-history", "system", "lore", "AND_ANY", nil, 900, true, true, 0},                 // depth 0: after the newest message
 		{"whisper-at-depth-2", "chat-history", "assistant", "lore", "AND_ANY", intp(1), 100, true, false, 0}, // ST depth 2 → lore 1
 		{"example-duel", "examples", "system", "example", "AND_ANY", nil, 100, true, false, 0},
 		{"outlet", "chat-history", "system", "lore", "AND_ANY", nil, 100, false, false, 0},
@@ -204,5 +204,19 @@ func TestCardV3ExportRoundTrip(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLongLinePositions: columns on a long minified line are counted in runes.
+func TestLongLinePositions(t *testing.T) {
+	data := []byte(strings.Repeat("é", 5000) + "x" + strings.Repeat("a", 9000) + "y")
+	li := newLineIndex("f", data)
+	x := strings.IndexByte(string(data), 'x')
+	y := strings.IndexByte(string(data), 'y')
+	if p := li.pos(x); p.Col != 5001 {
+		t.Errorf("x at col %d, want 5001", p.Col)
+	}
+	if p := li.pos(y); p.Col != 14002 {
+		t.Errorf("y at col %d, want 14002", p.Col)
 	}
 }

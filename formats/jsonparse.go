@@ -350,11 +350,14 @@ func (p *jparser) number() (*jnode, error) {
 		}
 		return p.i - s
 	}
-	if digits() == 0 {
+	first := p.i
+	if n := digits(); n == 0 {
 		if p.i >= len(p.data) {
 			return nil, p.eof()
 		}
 		return nil, p.errAt(p.i, "bad number")
+	} else if n > 1 && p.data[first] == '0' {
+		return nil, p.errAt(first, "bad number: leading zero")
 	}
 	if p.i < len(p.data) && p.data[p.i] == '.' {
 		p.i++
@@ -379,15 +382,22 @@ func (p *jparser) number() (*jnode, error) {
 	return &jnode{kind: jNum, off: start, num: f, raw: raw}, nil
 }
 
-// lineIndex turns byte offsets into 1-based line and rune column.
+// lineIndex turns byte offsets into 1-based line and rune column. Minified
+// JSON is one long line, so columns are counted from checkpoints (every few
+// KB of the line) rather than from the line start: positions stay O(log n).
 type lineIndex struct {
 	file   string
 	data   []byte
 	starts []int
+	cps    map[int][]checkpoint // line → checkpoints, built on first use
 }
 
+type checkpoint struct{ off, col int }
+
+const checkpointEvery = 4096
+
 func newLineIndex(file string, data []byte) *lineIndex {
-	li := &lineIndex{file: file, data: data, starts: []int{0}}
+	li := &lineIndex{file: file, data: data, starts: []int{0}, cps: map[int][]checkpoint{}}
 	for i, c := range data {
 		if c == '\n' {
 			li.starts = append(li.starts, i+1)
@@ -404,6 +414,39 @@ func (li *lineIndex) pos(off int) diag.Pos {
 		off = len(li.data)
 	}
 	line := sort.Search(len(li.starts), func(i int) bool { return li.starts[i] > off }) - 1
-	col := utf8.RuneCount(li.data[li.starts[line]:off]) + 1
+	from, col := li.starts[line], 1
+	if off-from > checkpointEvery {
+		cps := li.checkpoints(line)
+		if i := sort.Search(len(cps), func(i int) bool { return cps[i].off > off }) - 1; i >= 0 {
+			from, col = cps[i].off, cps[i].col
+		}
+	}
+	col += utf8.RuneCount(li.data[from:off])
 	return diag.Pos{File: li.file, Line: line + 1, Col: col}
 }
+
+func (li *lineIndex) checkpoints(line int) []checkpoint {
+	if cps, ok := li.cps[line]; ok {
+		return cps
+	}
+	end := len(li.data)
+	if line+1 < len(li.starts) {
+		end = li.starts[line+1]
+	}
+	var cps []checkpoint
+	col, last := 1, li.starts[line]
+	for i := li.starts[line]; i < end; {
+		if i-last >= checkpointEvery {
+			cps = append(cps, checkpoint{i, col})
+			last = i
+		}
+		_, size := utf8.DecodeRune(li.data[i:])
+		i += size
+		col++
+	}
+	li.cps[line] = cps
+	return cps
+}
+
+// jsonValid is encoding/json's verdict, for tests and fuzzing.
+func jsonValid(data []byte) bool { return json.Valid(data) }

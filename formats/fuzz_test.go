@@ -1,0 +1,66 @@
+package formats
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func addSeeds(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join(fixtureDir, "*"))
+	for _, p := range files {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	for _, s := range []string{`{"entries":{"0":{"key":["a"]}}}`, `[{"keys":"a#[t=1]","entry":"x"}]`, `{"spec":"chara_card_v3","data":{}}`,
+		`{"lorebookVersion":4,"entries":[{}]}`, `{"type":"risu","data":[{"key":1}]}`, `{"kind":"memory","entries":[null]}`, `[`, `{"a":`, `"\u12`} {
+		f.Add([]byte(s))
+	}
+}
+
+// FuzzConvert: no input makes detection or conversion panic, and whatever
+// converts can be written.
+func FuzzConvert(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lb, _, err := Convert("fuzz.json", data)
+		if err != nil || lb == nil {
+			return
+		}
+		if _, err := EncodeLorebook(lb, YAML); err != nil {
+			t.Fatalf("converted but not writable: %v", err)
+		}
+		ExportSillyTavern(lb)
+		ExportCardV3(lb)
+	})
+}
+
+// FuzzPNGChunks: the chunk reader survives any bytes after the signature.
+func FuzzPNGChunks(f *testing.F) {
+	for _, p := range []string{"card_v3_both_chunks.png", "card_bad_crc.png", "card_oversized_chunk.png", "card_truncated.png"} {
+		if b, err := os.ReadFile(filepath.Join(fixtureDir, p)); err == nil {
+			f.Add(bytes.TrimPrefix(b, pngSignature))
+		}
+	}
+	f.Fuzz(func(t *testing.T, rest []byte) {
+		data := append(append([]byte{}, pngSignature...), rest...)
+		if _, _, err := cardJSONFromPNG(data); err != nil && !strings.Contains(err.Error(), "PNG") {
+			t.Fatalf("error without context: %v", err)
+		}
+	})
+}
+
+// FuzzJSONParse: the positioned parser agrees with encoding/json on which
+// inputs are valid JSON.
+func FuzzJSONParse(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, _, err := parseJSON("f.json", data)
+		if err == nil && !jsonValid(data) {
+			t.Fatalf("accepted invalid JSON %q", data)
+		}
+	})
+}
