@@ -27,6 +27,9 @@ func checkUnreachable(c *Context) {
 			continue
 		}
 		if !e.AlwaysSend {
+			if brokenKeywords(c, e) {
+				continue
+			}
 			impossibleSecondary(c, e)
 		}
 		contradictoryConditions(c, e)
@@ -205,4 +208,45 @@ func sameValue(a, b any) bool {
 
 func condText(c *schema.Condition) string {
 	return c.VariableID + " " + c.Operator + " " + describe(c.Value)
+}
+
+// brokenKeywords: keywords that cannot match make the entry unreachable when
+// every primary is a regular expression that does not compile, or when AND_ALL
+// needs a secondary that does not compile (AND_ANY: when all of them do not).
+// invalid-regex reports each pattern; this says what it does to the entry.
+func brokenKeywords(c *Context, e *schema.Entry) bool {
+	broken := func(k schema.Keyword) bool {
+		if !match.IsRegex(k.Text) {
+			return false
+		}
+		_, err := match.CompileRegex(k.Text)
+		return err != nil
+	}
+	allBroken := func(ks []schema.Keyword) bool {
+		for _, k := range ks {
+			if !broken(k) {
+				return false
+			}
+		}
+		return len(ks) > 0
+	}
+	if allBroken(e.Keywords) {
+		c.Report(e, e.FieldPos("keywords"), "entry %q can never be sent: none of its keywords compiles (see invalid-regex); fix them", e.ID)
+		return true
+	}
+	switch e.SecondaryKeywordLogic {
+	case schema.AndAll:
+		for _, k := range e.SecondaryKeywords {
+			if broken(k) {
+				c.Report(e, k.Pos, "entry %q can never be sent: AND_ALL needs secondary keyword %s, which does not compile (see invalid-regex); fix it", e.ID, k.Text)
+				return true
+			}
+		}
+	case schema.AndAny, "":
+		if allBroken(e.SecondaryKeywords) {
+			c.Report(e, e.FieldPos("secondaryKeywords"), "entry %q can never be sent: AND_ANY needs one secondary keyword, and none compiles (see invalid-regex); fix them", e.ID)
+			return true
+		}
+	}
+	return false
 }
