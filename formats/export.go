@@ -460,6 +460,9 @@ func cardEntry(e *schema.Entry, i int) map[string]any {
 func isDefaultST(k string, v any) bool {
 	for _, t := range stTemplate {
 		if t.key == k {
+			if t.def == nil { // "use the global setting": false and 0 change nothing either
+				return v == nil || v == false || v == 0.0
+			}
 			return fmt.Sprint(t.def) == fmt.Sprint(v)
 		}
 	}
