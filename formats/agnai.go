@@ -42,11 +42,7 @@ func (im *importer) importAgnai(root *jnode) {
 		if p, ok := obj.get("priority").numOf(); ok && p != 0 {
 			im.note("priority", obj.get("priority"), "Agnai priority (which memories are dropped first) has no place in lore (SPEC §4 ranks cards): kept under extensions.%s", im.format)
 		}
-		first := ""
-		if len(e.Keywords) > 0 {
-			first = e.Keywords[0].Text
-		}
-		e.ID = im.ids.id(name, first, "entry-"+strconv.Itoa(i+1))
+		e.ID = im.entryID(name, e.Keywords, "entry-"+strconv.Itoa(i+1))
 		setExt(e, im.format, rest(obj, "entry", "name", "keywords", "enabled", "weight"))
 		im.lb.Entries = append(im.lb.Entries, e)
 	}

@@ -80,7 +80,7 @@ func (im *importer) aidWorldInfo(obj *jnode, i int) *schema.Entry {
 	if s, ok := obj.get("id").strOf(); ok {
 		idText = s
 	}
-	e.ID = im.ids.id(first, "entry-"+idText)
+	e.ID = im.entryID("", e.Keywords, "entry-"+idText)
 	setExt(e, im.format, ext)
 	return e
 }
@@ -101,11 +101,7 @@ func (im *importer) aidStoryCard(obj *jnode, i int) *schema.Entry {
 		e.Tags = []string{t}
 		im.field(e, "tags", obj.get("type"))
 	}
-	first := ""
-	if len(e.Keywords) > 0 {
-		first = e.Keywords[0].Text
-	}
-	e.ID = im.ids.id(title, first, "card")
+	e.ID = im.entryID(title, e.Keywords, "card")
 	ext := rest(obj, "keys", "value", "title", "type")
 	if d, _ := obj.get("description").strOf(); d != "" {
 		im.note("description", obj.get("description"), "story card descriptions (notes for the creator) are kept under extensions.%s", im.format)

@@ -21,9 +21,9 @@ func addSeeds(f *testing.F) {
 	}
 }
 
-// FuzzConvert: no input makes detection or conversion panic, and whatever
+// FuzzOpen (the byte-level core of Open): no input makes detection or conversion panic, and whatever
 // converts can be written.
-func FuzzConvert(f *testing.F) {
+func FuzzOpen(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lb, _, err := Convert("fuzz.json", data)

@@ -239,6 +239,16 @@ func (a *idAlloc) id(candidates ...string) string {
 	return id
 }
 
+// entryID picks an id from the entry's name, else the first of its keywords
+// that has Latin letters or digits, else fallback.
+func (im *importer) entryID(name string, kws []schema.Keyword, fallback string) string {
+	cands := []string{name}
+	for _, k := range kws {
+		cands = append(cands, k.Text)
+	}
+	return im.ids.id(append(cands, fallback)...)
+}
+
 // reserve marks ids as taken (ids of entries the converter names itself).
 func (a *idAlloc) reserve(ids ...string) {
 	for _, id := range ids {

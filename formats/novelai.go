@@ -63,11 +63,7 @@ func (im *importer) importNovelAI(root *jnode) {
 			}
 			e.Tags = []string{c}
 		}
-		first := ""
-		if len(e.Keywords) > 0 {
-			first = e.Keywords[0].Text
-		}
-		e.ID = im.ids.id(name, first, "entry-"+strconv.Itoa(i+1))
+		e.ID = im.entryID(name, e.Keywords, "entry-"+strconv.Itoa(i+1))
 		setExt(e, im.format, rest(obj, "text", "displayName", "keys", "enabled", "forceActivation"))
 		if n := obj.get("contextConfig"); n != nil {
 			im.note("contextConfig", n, "NovelAI contextConfig (prefix, suffix, token budget, priority, trimming, insertion position) has no place in lore: kept under extensions.%s", im.format)
@@ -89,6 +85,10 @@ func (im *importer) importNovelAI(root *jnode) {
 		im.lb.Entries = append(im.lb.Entries, e)
 	}
 	if empty > 0 {
-		im.note("empty", firstEmpty, "%d empty {} placeholder entries skipped", empty)
+		if empty == 1 {
+			im.note("empty", firstEmpty, "1 empty {} placeholder entry skipped")
+		} else {
+			im.note("empty", firstEmpty, "%d empty {} placeholder entries skipped", empty)
+		}
 	}
 }

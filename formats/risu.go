@@ -84,11 +84,7 @@ func (im *importer) importRisu(root *jnode) {
 				im.note("caseSensitive", x, "case-sensitive matching has no place in lore: kept under extensions.%s", im.format)
 			}
 		}
-		first := ""
-		if len(e.Keywords) > 0 {
-			first = e.Keywords[0].Text
-		}
-		e.ID = im.ids.id(name, first, "entry-"+strconv.Itoa(i+1))
+		e.ID = im.entryID(name, e.Keywords, "entry-"+strconv.Itoa(i+1))
 		setExt(e, im.format, rest(obj, consumed...))
 		im.lb.Entries = append(im.lb.Entries, e)
 	}

@@ -180,11 +180,7 @@ func (im *importer) mapST(v stView, fallbackID string) stResult {
 		e.Name = comment
 		im.field(e, "name", v.comment)
 	}
-	first := ""
-	if len(e.Keywords) > 0 {
-		first = e.Keywords[0].Text
-	}
-	e.ID = im.ids.id(comment, first, fallbackID)
+	e.ID = im.entryID(comment, e.Keywords, fallbackID)
 	im.noteSTExtras(v)
 	return stResult{entry: e, consumed: used}
 }
