@@ -13,6 +13,8 @@ type shared struct {
 	macros  *render.Macros
 	sizing  *render.Sizing
 	counter tokenize.Counter
+	// declared maps a declared variable id to its type.
+	declared map[string]string
 }
 
 // kwRef says whose keyword a matcher pattern is.

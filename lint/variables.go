@@ -9,9 +9,18 @@ type variable struct {
 }
 
 func (c *Context) variable(id string) variable {
+	if c.shared.declared == nil {
+		// Indexed once: conditions × variables would grow quadratically.
+		c.shared.declared = make(map[string]string, len(c.Book.Manifest.Variables))
+		for _, d := range c.Book.Manifest.Variables {
+			if _, dup := c.shared.declared[d.ID]; !dup {
+				c.shared.declared[d.ID] = d.Type
+			}
+		}
+	}
 	var v variable
-	if d := c.Book.Manifest.Variable(id); d != nil {
-		v.declared, v.typ = true, d.Type
+	if typ, ok := c.shared.declared[id]; ok {
+		v.declared, v.typ = true, typ
 	}
 	if c.Vars != nil {
 		if val, ok := c.Vars.Values[id]; ok {
