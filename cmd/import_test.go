@@ -139,3 +139,38 @@ func TestImportFileJSON(t *testing.T) {
 		t.Errorf("diagnostics %v, character %q", ds, lb.Manifest.Character)
 	}
 }
+
+// TestCorpusCommands: every real file of the shared corpus goes through
+// import, validate, lint, render and tokens without a crash; broken files
+// exit 2 with their position, the others import with exit 0.
+func TestCorpusCommands(t *testing.T) {
+	dir := os.Getenv("LORE_CORPUS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "corpus")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*"))
+	if len(files) == 0 {
+		t.Skipf("corpus not found at %s (set LORE_CORPUS)", dir)
+	}
+	tr := writeFile(t, "t.yaml", "messages:\n  - {role: user, content: \"Tell me about the forest, the dragon and Nen.\"}\n")
+	for _, f := range files {
+		broken := strings.Contains(f, "TRUNCATED") || strings.HasSuffix(f, "invalid.json")
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			_, errs, code := runConvert(t, "import", f)
+			if broken {
+				if code != 2 || !strings.Contains(errs, ": error: invalid JSON") {
+					t.Errorf("import: exit %d, %s", code, errs)
+				}
+				return
+			}
+			if code != 0 {
+				t.Errorf("import: exit %d, %s", code, errs)
+			}
+			for _, args := range [][]string{{"validate", f}, {"lint", f}, {"render", f, "--transcript", tr}, {"tokens", f, "--transcript", tr}} {
+				if _, errs, code := runConvert(t, args...); code > 1 {
+					t.Errorf("%s: exit %d, %s", args[0], code, errs)
+				}
+			}
+		})
+	}
+}
