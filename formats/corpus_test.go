@@ -248,3 +248,74 @@ func assertSTRoundTrip(t *testing.T, path string) {
 		}
 	}
 }
+
+// TestCardRoundTrip: the books of the corpus cards, imported and exported as
+// Card V3, keep every field of every entry (ST's card extensions included).
+func TestCardRoundTrip(t *testing.T) {
+	dir := corpusDir(t)
+	files, _ := filepath.Glob(filepath.Join(dir, "cards", "*.png"))
+	more := []string{filepath.Join(dir, "tavern_kit", "ccv3_st_export_like.json"),
+		filepath.Join(dir, "tavern_kit", "full_v2_card.json"), filepath.Join(dir, "tavern_kit", "full_v3_card.json")}
+	for _, f := range append(files, more...) {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			lb, _, err := Open(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, _, err := cardJSON(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, _ := ExportCardV3(assertReloads(t, lb, YAML))
+			type book struct {
+				Data struct {
+					Name string
+					Book struct {
+						Entries []map[string]any
+					} `json:"character_book"`
+				}
+			}
+			var a, b book
+			if err := json.Unmarshal(src, &a); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(out, &b); err != nil {
+				t.Fatal(err)
+			}
+			if a.Data.Name != b.Data.Name || len(a.Data.Book.Entries) != len(b.Data.Book.Entries) {
+				t.Fatalf("name %q/%q, %d/%d entries", b.Data.Name, a.Data.Name, len(b.Data.Book.Entries), len(a.Data.Book.Entries))
+			}
+			// The card's own fields come back too (\r\n read as \n, see docs/formats.md).
+			var da, db struct{ Data map[string]any }
+			json.Unmarshal(src, &da)
+			json.Unmarshal(out, &db)
+			for k, v := range da.Data {
+				if s, ok := v.(string); ok {
+					v = strings.ReplaceAll(s, "\r\n", "\n")
+				}
+				if k != "character_book" && !reflect.DeepEqual(db.Data[k], v) {
+					t.Errorf("card field %s: exported %#v, source %#v", k, db.Data[k], v)
+				}
+			}
+			for i, se := range a.Data.Book.Entries {
+				for k, v := range se {
+					if got := b.Data.Book.Entries[i][k]; !reflect.DeepEqual(got, v) {
+						t.Errorf("entry %d %s: exported %#v, source %#v", i, k, got, v)
+					}
+				}
+			}
+		})
+	}
+}
+
+// cardJSON is the card JSON of a card file (PNG or JSON), for comparisons.
+func cardJSON(path string) ([]byte, string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", err
+	}
+	if strings.HasSuffix(path, ".png") {
+		return cardJSONFromPNG(data)
+	}
+	return data, "", nil
+}

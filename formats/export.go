@@ -446,10 +446,14 @@ func cardEntry(e *schema.Entry, i int) map[string]any {
 			out["id"] = float64(i)
 		}
 	}
-	if p, _ := st["position"].(float64); p == stBeforeChar {
-		out["position"] = "before_char"
-	} else {
-		out["position"] = "after_char"
+	before := st["position"] == float64(stBeforeChar)
+	// Keep the card's own spelling ("before_char_defs" occurs) when it still says the same.
+	if s, ok := out["position"].(string); !ok || strings.HasPrefix(s, "before") != before {
+		if before {
+			out["position"] = "before_char"
+		} else {
+			out["position"] = "after_char"
+		}
 	}
 	out["extensions"] = ext
 	return out
