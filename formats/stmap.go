@@ -129,7 +129,7 @@ func (im *importer) mapST(v stView, fallbackID string) stResult {
 	}
 	e.Position = order
 	im.content(e, use(v.content))
-	e.Keywords = im.keywords(use(v.key))
+	e.Keywords = im.commaKeywords(use(v.key)) // very old files have "key": "a, b"
 	if len(e.Keywords) > 0 {
 		im.field(e, "keywords", v.key)
 	}
@@ -137,7 +137,7 @@ func (im *importer) mapST(v stView, fallbackID string) stResult {
 	if b, ok := v.selective.boolOf(); ok {
 		selective = b
 	}
-	if sec := im.keywords(v.keysecondary); len(sec) > 0 {
+	if sec := im.commaKeywords(v.keysecondary); len(sec) > 0 {
 		if selective {
 			use(v.keysecondary)
 			e.SecondaryKeywords = sec
