@@ -81,11 +81,19 @@ func strNode(s string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
 	if strings.Contains(s, "\n") || strings.Contains(s, "\r") {
 		n.Style = yaml.LiteralStyle
-		if !blockRoundTrips(n) {
+		if riskyBlock(s) && !blockRoundTrips(n) {
 			n.Style = yaml.DoubleQuotedStyle
 		}
 	}
 	return n
+}
+
+// riskyBlock: texts whose block form yaml.v3 has been seen to get wrong; only
+// these pay for the read-back check (FuzzStrNode keeps the list honest).
+func riskyBlock(s string) bool {
+	return s == "" || strings.TrimSpace(s) == "" || strings.ContainsAny(s[:1], " \t\n\r") ||
+		strings.Contains(s, "\r") || strings.Contains(s, "\n\t") || strings.Contains(s, "\n ") ||
+		strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 && r != '\n' || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 || r == 0xfeff })
 }
 
 func blockRoundTrips(n *yaml.Node) bool {

@@ -2,6 +2,7 @@ package formats
 
 import (
 	"testing"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -26,4 +27,29 @@ func TestStrNodeRoundTrip(t *testing.T) {
 			t.Errorf("%q came back %q via\n%s", s, back["k"], b)
 		}
 	}
+}
+
+// FuzzStrNode: whatever the text, the writer's choice of style reads back.
+func FuzzStrNode(f *testing.F) {
+	for _, s := range []string{"a\nb", "\n", " a\nb", "a\n\tb", "a\r\nb", "a \nb", "x\n\n\n", "- a\n- b", "a\n  b\n c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return
+		}
+		m := mapping()
+		addPair(m, "k", strNode(s))
+		b, err := yaml.Marshal(m)
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		var back map[string]string
+		if err := yaml.Unmarshal(b, &back); err != nil {
+			t.Fatalf("%q: %v\n%s", s, err, b)
+		}
+		if back["k"] != s {
+			t.Fatalf("%q came back %q via\n%s", s, back["k"], b)
+		}
+	})
 }
