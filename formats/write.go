@@ -27,12 +27,48 @@ const (
 // schema.Load to the same lorebook.
 func EncodeLorebook(lb *schema.Lorebook, format string) ([]byte, error) {
 	m := manifestNode(&lb.Manifest)
-	seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-	for _, e := range lb.Entries {
-		seq.Content = append(seq.Content, EntryNode(e))
+	if format == JSON {
+		seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		for _, e := range lb.Entries {
+			seq.Content = append(seq.Content, EntryNode(e))
+		}
+		addPair(m, "entries", seq)
+		return encode(m, format)
 	}
-	addPair(m, "entries", seq)
-	return encode(m, format)
+	// yaml.v3's emitter slows down and allocates more with every event of a
+	// document, so each entry is encoded on its own and indented under
+	// entries: (a uniform indent keeps every block scalar's meaning).
+	var out []byte
+	if len(m.Content) > 0 {
+		b, err := encode(m, format)
+		if err != nil {
+			return nil, err
+		}
+		out = b
+	}
+	if len(lb.Entries) == 0 {
+		return append(out, "entries: []\n"...), nil
+	}
+	out = append(out, "entries:\n"...)
+	for _, e := range lb.Entries {
+		b, err := encode(EntryNode(e), format)
+		if err != nil {
+			return nil, err
+		}
+		for i, line := range bytes.SplitAfter(b, []byte("\n")) {
+			if len(line) == 0 {
+				continue
+			}
+			switch {
+			case i == 0:
+				out = append(out, "  - "...)
+			case len(line) > 1:
+				out = append(out, "    "...)
+			}
+			out = append(out, line...)
+		}
+	}
+	return out, nil
 }
 
 // EncodeManifest writes lorebook.yaml of a folder lorebook (no entries).
