@@ -138,13 +138,16 @@ func stFields(e *schema.Entry) map[string]any {
 	} else if _, ok := st["matchWholeWords"]; !ok {
 		st["matchWholeWords"] = false
 	}
-	roleIndex := func() float64 {
+	roleIndex := func() any {
+		if r, kept := st["role"]; kept && r == nil && e.APIRole == "system" {
+			return nil
+		}
 		for i, r := range stRoles {
 			if r == e.APIRole {
 				return float64(i)
 			}
 		}
-		return 0
+		return 0.0
 	}
 	pos := keptPos
 	switch e.Section {

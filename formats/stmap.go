@@ -87,9 +87,7 @@ func (im *importer) mapST(v stView, fallbackID string) stResult {
 		if r, ok := intOf(v.role); ok && r >= 0 && r < len(stRoles) {
 			apiRole = stRoles[r]
 			use(v.role)
-		} else if v.role != nil && v.role.kind == jNull {
-			use(v.role)
-		}
+		} // a null role (ST: system) stays under extensions, so export writes null again
 		if depth <= 0 {
 			// ST depth 0 is after the newest message; lore's chat-history
 			// cannot go there, post-history (step 13) does.
