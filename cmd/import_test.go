@@ -106,8 +106,8 @@ func TestImportFolder(t *testing.T) {
 	if e, _, _ := diag.Count(ds); e > 0 {
 		t.Errorf("folder does not validate: %v", ds)
 	}
-	if len(lb.Entries) != 11 {
-		t.Errorf("%d entries, want 11", len(lb.Entries))
+	if len(lb.Entries) != 12 {
+		t.Errorf("%d entries, want 12", len(lb.Entries))
 	}
 	if _, errs, code := runConvert(t, "import", src, "-o", out); code != 2 || !strings.Contains(errs, "not empty (use --force") {
 		t.Errorf("second import: exit %d, %s", code, errs)

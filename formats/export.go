@@ -108,6 +108,9 @@ func stFields(e *schema.Entry) map[string]any {
 		if v, ok := card["comment"]; ok {
 			st["comment"] = v
 		}
+		if v, ok := card["content"]; ok {
+			st["content"] = v
+		}
 	}
 	keptPos := -1
 	if p, ok := st["position"].(float64); ok {
@@ -128,7 +131,7 @@ func stFields(e *schema.Entry) map[string]any {
 	if c, kept := st["comment"].(string); !(kept && c == "" && e.Name == e.ID) {
 		st["comment"] = e.Name
 	}
-	st["content"] = e.Content
+	st["content"] = originalContent(st["content"], e.Content)
 	st["constant"] = e.AlwaysSend
 	st["order"] = float64(e.Position)
 	st["excludeRecursion"] = e.ExcludeRecursion
@@ -352,10 +355,12 @@ func ExportCardV3(lb *schema.Lorebook) ([]byte, []diag.Diagnostic) {
 	var entries []any
 	for i, e := range lb.Entries {
 		if f := cardField(e); f != "" {
+			_, kept := cardOrigin(e)
+			text := originalContent(kept["content"], e.Content)
 			if s, _ := data[f].(string); s != "" {
-				data[f] = s + "\n\n" + e.Content
+				data[f] = s + "\n\n" + text
 			} else {
-				data[f] = e.Content
+				data[f] = text
 			}
 			continue
 		}
@@ -394,7 +399,7 @@ func cardEntry(e *schema.Entry, i int) map[string]any {
 	ext := map[string]any{}
 	if kept != nil {
 		for k, v := range kept {
-			if k != "decorators" && k != "field" {
+			if k != "decorators" && k != "field" && k != "content" {
 				out[k] = v
 			}
 		}
@@ -421,7 +426,7 @@ func cardEntry(e *schema.Entry, i int) map[string]any {
 			}
 		}
 	}
-	content := e.Content
+	content, _ := st["content"].(string)
 	if format != "" {
 		if ds, ok := kept["decorators"].([]any); ok && len(ds) > 0 {
 			var lines []string

@@ -19,6 +19,7 @@ type importer struct {
 	lb     *schema.Lorebook
 	ids    idAlloc
 	noted  map[string]bool
+	crlf   map[*schema.Entry]string // content as written, when it had \r\n
 	diags  []diag.Diagnostic
 }
 
@@ -27,7 +28,7 @@ func newImporter(file, format string, lines *lineIndex) *importer {
 	lb.Manifest.Settings = schema.DefaultSettings()
 	lb.Manifest.Fields = map[string]schema.Pos{}
 	lb.Manifest.Pos = diag.Pos{File: file, Line: 1, Col: 1}
-	return &importer{file: file, format: format, lines: lines, lb: lb, ids: idAlloc{used: map[string]bool{}}, noted: map[string]bool{}}
+	return &importer{file: file, format: format, lines: lines, lb: lb, ids: idAlloc{used: map[string]bool{}}, noted: map[string]bool{}, crlf: map[*schema.Entry]string{}}
 }
 
 // pos is where n starts in the source; the file itself when n is nil.
@@ -74,7 +75,11 @@ func (im *importer) content(e *schema.Entry, n *jnode) {
 	if s, ok := n.strOf(); ok {
 		// Windows line ends would force the whole text into one quoted
 		// line of YAML; the model reads LF the same.
+		// The original is kept (see keepCRLF) so export writes it back.
 		e.Content = strings.ReplaceAll(s, "\r\n", "\n")
+		if e.Content != s {
+			im.crlf[e] = s
+		}
 		im.field(e, "content", n)
 		p := im.pos(n)
 		p.Col++ // after the opening quote
@@ -264,4 +269,36 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(ks)
 	return ks
+}
+
+// keepCRLF stores the original content of entries whose \r\n line ends were
+// read as \n, under extensions.<format>.content, for the formats lore exports
+// (where "content" is the source's own field name).
+func (im *importer) keepCRLF() {
+	switch im.format {
+	case FormatSillyTavern, FormatCardV2, FormatCardV3, FormatLorebookV3:
+	default:
+		return
+	}
+	for _, e := range im.lb.Entries {
+		orig, ok := im.crlf[e]
+		if !ok {
+			continue
+		}
+		m, _ := e.Extensions[im.format].(map[string]any)
+		if m == nil {
+			m = map[string]any{}
+			setExt(e, im.format, m)
+		}
+		m["content"] = orig
+	}
+}
+
+// originalContent is what export writes for content: the kept original when
+// lore's text is still that original with \n line ends, else lore's text.
+func originalContent(kept any, content string) string {
+	if orig, ok := kept.(string); ok && strings.ReplaceAll(orig, "\r\n", "\n") == content {
+		return orig
+	}
+	return content
 }

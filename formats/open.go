@@ -120,6 +120,7 @@ func convertJSON(file string, data []byte, fromPNG bool) (*schema.Lorebook, []di
 		}
 		im.importAIDungeon(items, aidKind(items))
 	}
+	im.keepCRLF()
 	for _, e := range im.lb.Entries {
 		if e.Name == "" {
 			e.Name = e.ID // as schema.Load does
