@@ -129,7 +129,9 @@ func strNode(s string) *yaml.Node {
 func riskyBlock(s string) bool {
 	return s == "" || strings.TrimSpace(s) == "" || strings.ContainsAny(s[:1], " \t\n\r") ||
 		strings.Contains(s, "\r") || strings.Contains(s, "\n\t") || strings.Contains(s, "\n ") ||
-		strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 && r != '\n' || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 || r == 0xfeff })
+		strings.ContainsFunc(s, func(r rune) bool {
+			return r < 0x20 && r != '\n' || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 || r == 0xfeff
+		})
 }
 
 func blockRoundTrips(n *yaml.Node) bool {
