@@ -252,10 +252,18 @@ func ExportSillyTavern(lb *schema.Lorebook) ([]byte, []diag.Diagnostic) {
 	used := map[string]bool{}
 	var pending []map[string]any
 	skipped := 0
+	greetings, conditioned := 0, 0
 	for _, e := range lb.Entries {
 		if cardField(e) != "" {
 			skipped++
 			continue
+		}
+		if e.Role == "greeting" {
+			greetings++
+			continue
+		}
+		if len(e.Conditions) > 0 {
+			conditioned++
 		}
 		st := stFields(e)
 		if u := uidString(st["uid"]); u != "" && !used[u] {
@@ -284,10 +292,22 @@ func ExportSillyTavern(lb *schema.Lorebook) ([]byte, []diag.Diagnostic) {
 		ds = append(ds, diag.New(diag.Pos{File: lb.Path}, diag.Info, "export",
 			"%d entries made from the card's own fields (description, first message…) are not world info: left out (export --to card-v3 keeps them)", skipped))
 	}
+	if greetings > 0 {
+		ds = append(ds, diag.New(diag.Pos{File: lb.Path}, diag.Info, "export",
+			"%d greeting entries are the chat's opening message, not world info: left out (export --to card-v3 writes them as first_mes)", greetings))
+	}
+	if conditioned > 0 {
+		ds = append(ds, conditionsNote(lb.Path, conditioned, "SillyTavern"))
+	}
 	var b bytes.Buffer
 	writeJSONStep(&b, root, "", "    ")
 	b.WriteByte('\n')
 	return b.Bytes(), ds
+}
+
+func conditionsNote(file string, n int, tool string) diag.Diagnostic {
+	return diag.New(diag.Pos{File: file}, diag.Warning, "export",
+		"%d entries have conditions on variables, which %s has no place for: they are exported without them and will fire on keywords alone", n, tool)
 }
 
 func uidString(v any) string {
@@ -353,7 +373,21 @@ func ExportCardV3(lb *schema.Lorebook) ([]byte, []diag.Diagnostic) {
 		book["extensions"] = map[string]any{}
 	}
 	var entries []any
+	conditioned := 0
 	for i, e := range lb.Entries {
+		if f := cardField(e); f == "" && e.Role == "greeting" {
+			// A lore greeting is the card's first message (more: alternates).
+			if s, _ := data["first_mes"].(string); s == "" {
+				data["first_mes"] = e.Content
+			} else {
+				alt, _ := data["alternate_greetings"].([]any)
+				data["alternate_greetings"] = append(alt, e.Content)
+			}
+			continue
+		}
+		if len(e.Conditions) > 0 {
+			conditioned++
+		}
 		if f := cardField(e); f != "" {
 			_, kept := cardOrigin(e)
 			text := originalContent(kept["content"], e.Content)
@@ -375,10 +409,14 @@ func ExportCardV3(lb *schema.Lorebook) ([]byte, []diag.Diagnostic) {
 	addPair(root, "spec", strNode("chara_card_v3"))
 	addPair(root, "spec_version", strNode("3.0"))
 	addPair(root, "data", valueNode(data, true))
+	var ds []diag.Diagnostic
+	if conditioned > 0 {
+		ds = append(ds, conditionsNote(lb.Path, conditioned, "a character card"))
+	}
 	var b bytes.Buffer
 	writeJSONStep(&b, root, "", "    ")
 	b.WriteByte('\n')
-	return b.Bytes(), nil
+	return b.Bytes(), ds
 }
 
 // stToCard names the card-extension key ST's own card export uses for an ST
