@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -163,14 +164,19 @@ func firstDiff(a, b string) string {
 
 // modelOf is what the writer must preserve, positions aside, as plain values.
 func modelOf(lb *schema.Lorebook) any {
+	type cond struct {
+		Var, Op string
+		Value   string
+	}
 	type entry struct {
 		ID, Name, Content, Role, APIRole, Section string
 		Position                                  int
 		Enabled, AlwaysSend                       bool
-		Keywords, Secondary, Tags                 []string
-		Logic, CondLogic, Folder                  string
+		Keywords, Secondary, Tags, LintIgnore     []string
+		Logic, CondLogic, Folder, LintReason      string
 		Depth                                     *int
 		MWW, Prevent, Exclude                     bool
+		Conditions                                []cond
 		Ext                                       string
 	}
 	norm := func(v any) string {
@@ -182,19 +188,43 @@ func modelOf(lb *schema.Lorebook) any {
 	}
 	var es []entry
 	for _, e := range lb.Entries {
+		var cs []cond
+		for _, c := range e.Conditions {
+			cs = append(cs, cond{c.VariableID, c.Operator, norm(c.Value)})
+		}
 		es = append(es, entry{e.ID, e.Name, e.Content, e.Role, e.APIRole, e.Section, e.Position, e.Enabled, e.AlwaysSend,
-			keywordTexts(e.Keywords), keywordTexts(e.SecondaryKeywords), e.Tags, e.SecondaryKeywordLogic, e.ConditionLogic,
-			e.FolderID, e.Depth, e.MatchWholeWords, e.PreventRecursion, e.ExcludeRecursion, norm(e.Extensions)})
+			keywordTexts(e.Keywords), keywordTexts(e.SecondaryKeywords), e.Tags, keywordTexts(e.Lint.Ignore), e.SecondaryKeywordLogic,
+			e.ConditionLogic, e.FolderID, e.Lint.Reason, e.Depth, e.MatchWholeWords, e.PreventRecursion, e.ExcludeRecursion, cs, norm(e.Extensions)})
 	}
 	m := lb.Manifest
 	s := m.Settings
 	s.Fields = nil
-	var folders []string
+	var folders, vars, transforms []string
 	for _, f := range m.Folders {
 		folders = append(folders, f.ID+"="+f.Name)
 	}
-	return map[string]any{"name": m.Name, "description": m.Description, "character": m.Character,
+	for _, v := range m.Variables {
+		vars = append(vars, norm([]any{v.ID, v.Type, v.Default, v.Description}))
+	}
+	for _, t := range m.Transforms {
+		transforms = append(transforms, norm([]any{t.Pattern, t.Replace, t.MinDepth, t.MaxDepth, t.Roles}))
+	}
+	persona := ""
+	if p := m.Persona; p != nil {
+		persona = norm([]string{p.Name, p.Appearance, p.Backstory})
+	}
+	return map[string]any{"name": m.Name, "description": m.Description, "character": m.Character, "format": m.Format,
+		"presets": keywordTexts(m.Presets), "variables": vars, "transforms": transforms, "persona": persona,
 		"settings": s, "ext": norm(m.Extensions), "folders": folders, "entries": es}
+}
+
+// byID orders a lorebook's entries by id (a folder lorebook loads its entry
+// files in path order, whatever order they were written in).
+func byID(lb *schema.Lorebook) *schema.Lorebook {
+	c := *lb
+	c.Entries = append([]*schema.Entry(nil), lb.Entries...)
+	sort.Slice(c.Entries, func(i, j int) bool { return c.Entries[i].ID < c.Entries[j].ID })
+	return &c
 }
 
 // TestSillyTavernRoundTrip: every SillyTavern file of the corpus, imported,

@@ -1,8 +1,13 @@
 package formats
 
 import (
+	"path/filepath"
+	"reflect"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/schema"
 
 	"gopkg.in/yaml.v3"
 )
@@ -52,4 +57,38 @@ func FuzzStrNode(f *testing.F) {
 			t.Fatalf("%q came back %q via\n%s", s, back["k"], b)
 		}
 	})
+}
+
+// TestWriterNativeBooks: lore's own fixtures (variables, persona, transforms,
+// conditions, presets, lint directives, Japanese text) written by the writer
+// load back to the same lorebook, as one YAML or JSON file and as a folder.
+func TestWriterNativeBooks(t *testing.T) {
+	for _, p := range []string{"../fixtures/eldoria/book", "../fixtures/sakura/book.yaml"} {
+		t.Run(p, func(t *testing.T) {
+			lb, ds, err := Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range ds {
+				if d.Severity == diag.Error {
+					t.Fatalf("fixture has errors: %v", d)
+				}
+			}
+			assertReloads(t, lb, YAML)
+			assertReloads(t, lb, JSON)
+			for _, format := range []string{YAML, JSON} {
+				dir := filepath.Join(t.TempDir(), "out")
+				if err := WriteFolder(dir, lb, format); err != nil {
+					t.Fatal(err)
+				}
+				back, _, err := schema.Load(dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(modelOf(byID(back)), modelOf(byID(lb))) {
+					t.Errorf("%s folder loads back different", format)
+				}
+			}
+		})
+	}
 }
