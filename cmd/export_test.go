@@ -82,3 +82,13 @@ func TestExportErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestExportNotes: what a target cannot hold is said on stderr, not dropped
+// silently; the exit code stays 0.
+func TestExportNotes(t *testing.T) {
+	_, errs, code := runConvert(t, "export", "../fixtures/eldoria/book", "--to", "sillytavern")
+	if code != 0 || !strings.Contains(errs, "greeting entries are the chat's opening message") ||
+		!strings.Contains(errs, "have conditions on variables") {
+		t.Errorf("exit %d, stderr:\n%s", code, errs)
+	}
+}
