@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -121,13 +122,22 @@ func runImport(iox *IO, opts *importOptions, path string) error {
 		if err := write(opts.out, lb, opts.format); err != nil {
 			return usageErr("%v", err)
 		}
-		return nil
+		return wrote(iox, lb, opts.out)
 	}
 	data, err := formats.EncodeLorebook(lb, opts.format)
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	return writeOut(iox.Stdout, opts.out, data)
+	if err := writeOut(iox.Stdout, opts.out, data); err != nil || opts.out == "" {
+		return err
+	}
+	return wrote(iox, lb, opts.out)
+}
+
+// wrote confirms a written import on stderr (stdout stays for the data).
+func wrote(iox *IO, lb *schema.Lorebook, out string) error {
+	_, err := fmt.Fprintf(iox.Stderr, "lore: wrote %d entries (from %s) to %s\n", len(lb.Entries), lb.Format, out)
+	return err
 }
 
 // writeOut prints data, or writes it atomically to out when set.

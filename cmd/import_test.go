@@ -93,7 +93,7 @@ func TestImportErrors(t *testing.T) {
 func TestImportFolder(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "book") + "/"
 	src := filepath.Join(formatFixtures, "st_edge_cases.json")
-	if _, errs, code := runConvert(t, "import", src, "-o", out); code != 0 {
+	if _, errs, code := runConvert(t, "import", src, "-o", out); code != 0 || !strings.Contains(errs, "lore: wrote 12 entries (from sillytavern) to "+out) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	if _, err := os.Stat(filepath.Join(out, "entries", "whisper-at-depth-2.yaml")); err != nil {
