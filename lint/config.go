@@ -164,10 +164,10 @@ func parseConfig(path string, data []byte) (*Config, []diag.Diagnostic, error) {
 	return cfg, nil, nil
 }
 
-// settings are the manifest's settings with the config's defaults filling the
+// Settings are the manifest's settings with the config's defaults filling the
 // fields the manifest leaves unset: the lorebook's own word wins, since it
 // travels with the lorebook to the engine.
-func (c *Config) settings(book *schema.Lorebook) schema.Settings {
+func (c *Config) Settings(book *schema.Lorebook) schema.Settings {
 	s := book.Manifest.Settings
 	if s.ContextTokens <= 0 {
 		// A hand-built or foreign lorebook may carry no settings at all.

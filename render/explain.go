@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -107,7 +108,7 @@ func (r *Result) activated(id string) *ActivatedOut {
 func Suggest(id string, ids []string) string {
 	best, bestD := "", -1
 	for _, c := range ids {
-		d := editDistance(id, c)
+		d := diag.EditDistance(id, c)
 		if bestD < 0 || d < bestD || (d == bestD && c < best) {
 			best, bestD = c, d
 		}
@@ -116,26 +117,4 @@ func Suggest(id string, ids []string) string {
 		return ""
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

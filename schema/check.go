@@ -354,32 +354,11 @@ func suggest(got string, allowed []string) string {
 		if len(a) <= 4 {
 			limit = 1
 		}
-		if d := editDistance(norm(got), norm(a)); d <= limit && d < bestD {
+		if d := diag.EditDistance(norm(got), norm(a)); d <= limit && d < bestD {
 			best, bestD = a, d
 		}
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // kebab proposes a kebab-case spelling of an id, or "" when it has none.

@@ -1,0 +1,136 @@
+package cmd
+
+import (
+	"io"
+	"strings"
+
+	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/lint"
+	"github.com/lorekit/lore/render"
+	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/tokenize"
+	"github.com/spf13/pflag"
+)
+
+// chatFlags are the inputs and settings that render and tokens share.
+type chatFlags struct {
+	transcript string
+	vars       string
+	config     string
+	seed       int64
+	context    int
+	reserve    int
+	tokenizer  string
+}
+
+func (o *chatFlags) register(f *pflag.FlagSet) {
+	f.StringVarP(&o.transcript, "transcript", "t", "", "transcript to render against (YAML/JSON, OpenAI messages, SillyTavern .jsonl)")
+	f.StringVar(&o.vars, "vars", "", "variables file (variable id: value), overriding the manifest's defaults")
+	f.StringVar(&o.config, "config", "", "use this .lore.yaml instead of looking upward from LOREBOOK")
+	f.Int64Var(&o.seed, "seed", 0, "seed for {{random::a::b}} macros")
+	f.IntVar(&o.context, "context", 0, "context window in tokens (overrides settings.contextTokens)")
+	f.IntVar(&o.reserve, "reserve", 0, "tokens kept free for the reply (overrides settings.responseReserve)")
+	f.StringVar(&o.tokenizer, "tokenizer", "", "tokenizer: "+strings.Join(tokenize.Names(), ", ")+" (overrides settings.tokenizer)")
+}
+
+// loadChat loads the lorebook, transcript and variables file and resolves the
+// settings (flags > manifest > .lore.yaml > defaults). Problems in the inputs are
+// printed on stderr as file:line:col; they stop the command, with exit 2 when a
+// file cannot be read and 1 when it reads but has errors, because a prompt built
+// from a half-understood lorebook would mislead more than it helps.
+func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) (*render.Input, error) {
+	var all []diag.Diagnostic
+	unreadable := false
+	note := func(file string, ds []diag.Diagnostic, err error) {
+		all = append(all, ds...)
+		if err != nil {
+			unreadable = true
+			all = append(all, schema.ErrorDiagnostics(file, err)...)
+		}
+	}
+
+	book, ds, err := formats.Open(path)
+	note(path, ds, err)
+	tr := &schema.Transcript{}
+	if o.transcript != "" {
+		t, ds, err := schema.LoadTranscript(o.transcript)
+		note(o.transcript, ds, err)
+		if t != nil {
+			tr = t
+		}
+	}
+	var vars map[string]any
+	if o.vars != "" {
+		v, ds, err := schema.LoadVars(o.vars)
+		note(o.vars, ds, err)
+		if v != nil {
+			vars = v.Values
+		}
+	}
+	cfgPath := o.config
+	if cfgPath == "" {
+		cfgPath = lint.FindConfig(path)
+	}
+	cfg := &lint.Config{}
+	if cfgPath != "" {
+		c, ds, err := lint.LoadConfig(cfgPath)
+		note(cfgPath, ds, err)
+		if c != nil && err == nil && len(ds) == 0 {
+			cfg = c
+		} else {
+			unreadable = true // a broken configuration is a usage error, as in lint
+		}
+	}
+
+	if errs, _, _ := diag.Count(all); unreadable || errs > 0 || book == nil {
+		if err := printErrors(iox.Stderr, all, color); err != nil {
+			return nil, err
+		}
+		if unreadable || book == nil {
+			return nil, exitCode(ExitUsage)
+		}
+		return nil, exitCode(ExitFindings)
+	}
+
+	s := cfg.Settings(book)
+	if f.Changed("context") {
+		if o.context <= 0 {
+			return nil, usageErr("--context must be a positive number of tokens, not %d", o.context)
+		}
+		s.ContextTokens = o.context
+	}
+	if f.Changed("reserve") {
+		if o.reserve < 0 {
+			return nil, usageErr("--reserve must not be negative, not %d", o.reserve)
+		}
+		s.ResponseReserve = o.reserve
+	}
+	if f.Changed("tokenizer") {
+		s.Tokenizer = o.tokenizer
+	}
+	if s.Tokenizer == "" {
+		s.Tokenizer = tokenize.Default
+	}
+	counter, err := tokenize.Get(s.Tokenizer)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	return &render.Input{Book: book, Transcript: tr, Vars: vars, Settings: s, Seed: o.seed, Counter: counter}, nil
+}
+
+// printErrors prints the error-level diagnostics of the inputs (warnings and
+// import notes are lint's business) as file:line:col lines.
+func printErrors(w io.Writer, ds []diag.Diagnostic, color bool) error {
+	var errs []diag.Diagnostic
+	for _, d := range ds {
+		if d.Severity == diag.Error {
+			errs = append(errs, d)
+		}
+	}
+	pr, err := diag.NewPrinter("text", diag.Options{Color: color, Source: diag.FileSource()})
+	if err != nil {
+		return err
+	}
+	return pr.Print(w, diag.Sort(errs))
+}
