@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 
+	"github.com/lorekit/lore/formats"
 	"github.com/spf13/cobra"
 )
 
@@ -86,7 +87,10 @@ func runInit(iox *IO, dir string, opts *initOptions) error {
 	}
 	for _, f := range files {
 		target := filepath.Join(dir, f.rel)
-		if err := writeFileAtomic(target, f.data); err != nil {
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return usageErr("%v", err)
+		}
+		if err := formats.WriteFileAtomic(target, f.data); err != nil {
 			return usageErr("%v", err)
 		}
 	}
@@ -97,36 +101,5 @@ func runInit(iox *IO, dir string, opts *initOptions) error {
 	book := filepath.ToSlash(filepath.Join(dir, "book"))
 	fmt.Fprintf(iox.Stdout, "\nNext:\n  lore lint %s\n  lore render %s --transcript %s --vars %s\n",
 		book, book, filepath.ToSlash(filepath.Join(dir, "transcript.yaml")), filepath.ToSlash(filepath.Join(dir, "vars.yaml")))
-	return nil
-}
-
-// writeFileAtomic writes data to a temporary file beside target and renames it
-// into place, so a crash never leaves a half-written file.
-func writeFileAtomic(target string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Chmod(name, 0o644); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, target); err != nil {
-		os.Remove(name)
-		return err
-	}
 	return nil
 }
