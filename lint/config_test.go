@@ -67,13 +67,13 @@ func TestConfigAppliesLevelsIgnoresAndDefaults(t *testing.T) {
 	if len(got) != 1 || got[0].Rule != "empty-content" || got[0].Severity != diag.Error || !strings.HasSuffix(got[0].File, "book.yaml") {
 		t.Errorf("want one empty-content error in book.yaml, got:\n%s", format(got))
 	}
-	s := cfg.settings(book)
+	s := cfg.Settings(book)
 	if s.ContextTokens != 16384 || s.Tokenizer != "chars4" || s.ResponseReserve != 1024 {
 		t.Errorf("config defaults not applied: %+v", s)
 	}
 	book.Manifest.Settings = schema.DefaultSettings()
 	book.Manifest.Settings.Fields = map[string]schema.Pos{"contextTokens": {}}
-	if s := cfg.settings(book); s.ContextTokens != 8192 || s.Tokenizer != "chars4" {
+	if s := cfg.Settings(book); s.ContextTokens != 8192 || s.Tokenizer != "chars4" {
 		t.Errorf("the manifest's own contextTokens must win: %+v", s)
 	}
 }

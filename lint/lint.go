@@ -78,7 +78,7 @@ func RunWith(book *schema.Lorebook, vars *schema.Vars, cfg *Config, loaded []dia
 		for _, d := range loaded {
 			fs = append(fs, finding{d: d, entry: owner(d)})
 		}
-		ctx := &Context{Book: book, Vars: vars, Settings: cfg.settings(book), shared: &shared{}}
+		ctx := &Context{Book: book, Vars: vars, Settings: cfg.Settings(book), shared: &shared{}}
 		for i := range registry {
 			r := &registry[i]
 			if r.Check == nil {
