@@ -138,7 +138,7 @@ func (im *importer) bookEntry(obj *jnode, i int) *schema.Entry {
 			p = 1
 		}
 		if pn := obj.get("position"); pn != nil {
-			position = &jnode{kind: jNum, num: p, raw: strconv.Itoa(int(p)), off: pn.off}
+			position = &jnode{kind: jNum, num: p, raw: strconv.Itoa(int(p)), pos: pn.pos}
 		} else {
 			position = nil
 		}

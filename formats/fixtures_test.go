@@ -207,16 +207,19 @@ func TestCardV3ExportRoundTrip(t *testing.T) {
 	}
 }
 
-// TestLongLinePositions: columns on a long minified line are counted in runes.
+// TestLongLinePositions: columns on a long minified line are counted in
+// runes, and a card inside a PNG keeps its "file.png[chunk]" name.
 func TestLongLinePositions(t *testing.T) {
-	data := []byte(strings.Repeat("é", 5000) + "x" + strings.Repeat("a", 9000) + "y")
-	li := newLineIndex("f", data)
-	x := strings.IndexByte(string(data), 'x')
-	y := strings.IndexByte(string(data), 'y')
-	if p := li.pos(x); p.Col != 5001 {
-		t.Errorf("x at col %d, want 5001", p.Col)
+	data := []byte(`{"entries":{"0":{"comment":"` + strings.Repeat("é", 5000) + `","key":["` + strings.Repeat("a", 9000) + `"],"content":"x"}}}`)
+	lb, _, err := Convert("long.json", data)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if p := li.pos(y); p.Col != 14002 {
-		t.Errorf("y at col %d, want 14002", p.Col)
+	e := lb.Entries[0]
+	if p := e.Fields["keywords"]; p.Line != 1 || p.Col != 5000+37 {
+		t.Errorf("keys at %v, want 1:%d", p, 5000+37)
+	}
+	if p := e.Fields["content"]; p.Col != 5000+9000+52 {
+		t.Errorf("content at %v, want 1:%d", p, 5000+9000+52)
 	}
 }

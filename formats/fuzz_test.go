@@ -52,15 +52,3 @@ func FuzzPNGChunks(f *testing.F) {
 		}
 	})
 }
-
-// FuzzJSONParse: the positioned parser agrees with encoding/json on which
-// inputs are valid JSON.
-func FuzzJSONParse(f *testing.F) {
-	addSeeds(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		_, _, err := parseJSON("f.json", data)
-		if err == nil && !jsonValid(data) {
-			t.Fatalf("accepted invalid JSON %q", data)
-		}
-	})
-}

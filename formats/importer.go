@@ -15,7 +15,6 @@ import (
 type importer struct {
 	file   string
 	format string
-	lines  *lineIndex
 	lb     *schema.Lorebook
 	ids    idAlloc
 	noted  map[string]bool
@@ -23,20 +22,20 @@ type importer struct {
 	diags  []diag.Diagnostic
 }
 
-func newImporter(file, format string, lines *lineIndex) *importer {
+func newImporter(file, format string) *importer {
 	lb := &schema.Lorebook{Path: file, Format: format, Files: []string{file}}
 	lb.Manifest.Settings = schema.DefaultSettings()
 	lb.Manifest.Fields = map[string]schema.Pos{}
 	lb.Manifest.Pos = diag.Pos{File: file, Line: 1, Col: 1}
-	return &importer{file: file, format: format, lines: lines, lb: lb, ids: idAlloc{used: map[string]bool{}}, noted: map[string]bool{}, crlf: map[*schema.Entry]string{}}
+	return &importer{file: file, format: format, lb: lb, ids: idAlloc{used: map[string]bool{}}, noted: map[string]bool{}, crlf: map[*schema.Entry]string{}}
 }
 
 // pos is where n starts in the source; the file itself when n is nil.
 func (im *importer) pos(n *jnode) diag.Pos {
-	if n == nil || im.lines == nil {
+	if n == nil || n.pos.Line == 0 {
 		return diag.Pos{File: im.file, Line: 1, Col: 1}
 	}
-	return im.lines.pos(n.off)
+	return n.pos
 }
 
 // note reports kind once per file, at its first occurrence, as an info

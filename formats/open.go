@@ -68,7 +68,14 @@ func Convert(path string, data []byte) (*schema.Lorebook, []diag.Diagnostic, err
 		}
 		// Positions inside the embedded JSON mean nothing to someone looking
 		// at a PNG: report them as "<file>[chunk]".
-		lb, ds, err := convertJSON(path+"["+chunk+"]", card, true)
+		file := path + "[" + chunk + "]"
+		card = bytes.TrimPrefix(card, []byte("\xef\xbb\xbf"))
+		if !startsJSON(card) {
+			// schema.ParseBytes would read other text as YAML: a card is JSON.
+			return nil, nil, &schema.ParseError{Pos: diag.Pos{File: file, Line: 1, Col: 1},
+				Msg: fmt.Sprintf("invalid JSON: the '%s' chunk does not hold a JSON object (a character card)", chunk)}
+		}
+		lb, ds, err := convertJSON(file, card, true)
 		if lb != nil {
 			lb.Path = path
 			lb.Files = []string{path}
@@ -76,21 +83,24 @@ func Convert(path string, data []byte) (*schema.Lorebook, []diag.Diagnostic, err
 		return lb, ds, err
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	trimmed := bytes.TrimLeft(data, " \t\r\n")
-	if len(trimmed) == 0 || (trimmed[0] != '{' && trimmed[0] != '[') {
+	if !startsJSON(data) {
 		return nil, nil, ErrNative // YAML, or empty: schema.Load says what is wrong
 	}
 	return convertJSON(path, data, false)
 }
 
+// startsJSON says whether data's first non-space byte opens a JSON object or
+// array: foreign formats are all JSON, and schema.ParseBytes, given a name
+// without .json, parses data as JSON exactly then.
+func startsJSON(data []byte) bool {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+}
+
 func convertJSON(file string, data []byte, fromPNG bool) (*schema.Lorebook, []diag.Diagnostic, error) {
-	root, lines, err := parseJSON(file, data)
+	root, err := parseJSON(file, data)
 	if err != nil {
-		var se *SyntaxError
-		if errors.As(err, &se) {
-			return nil, nil, &schema.ParseError{Pos: se.Pos, Msg: se.Msg}
-		}
-		return nil, nil, &schema.ParseError{Pos: diag.Pos{File: file}, Msg: err.Error()}
+		return nil, nil, err
 	}
 	format := detect(root)
 	if format == "" && fromPNG && root.kind == jObj {
@@ -99,7 +109,7 @@ func convertJSON(file string, data []byte, fromPNG bool) (*schema.Lorebook, []di
 	if format == "" {
 		return nil, nil, ErrNative
 	}
-	im := newImporter(file, format, lines)
+	im := newImporter(file, format)
 	switch format {
 	case FormatSillyTavern:
 		im.importSillyTavern(root)
