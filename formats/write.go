@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -171,6 +170,15 @@ func flowStrings(ss []string) *yaml.Node {
 	return n
 }
 
+// seqOf writes items as a block sequence, each through item.
+func seqOf[T any](items []T, item func(T) *yaml.Node) *yaml.Node {
+	seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: make([]*yaml.Node, 0, len(items))}
+	for _, it := range items {
+		seq.Content = append(seq.Content, item(it))
+	}
+	return seq
+}
+
 func keywordTexts(ks []schema.Keyword) []string {
 	out := make([]string, len(ks))
 	for i, k := range ks {
@@ -207,16 +215,14 @@ func EntryNode(e *schema.Entry) *yaml.Node {
 		addPair(m, "keywords", flowStrings(keywordTexts(e.Keywords)))
 	}
 	if len(e.Conditions) > 0 {
-		seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-		for _, c := range e.Conditions {
+		addPair(m, "conditions", seqOf(e.Conditions, func(c schema.Condition) *yaml.Node {
 			cm := mapping()
 			cm.Style = yaml.FlowStyle
 			addPair(cm, "variableId", strNode(c.VariableID))
 			addPair(cm, "operator", strNode(c.Operator))
 			addPair(cm, "value", valueNode(c.Value, true))
-			seq.Content = append(seq.Content, cm)
-		}
-		addPair(m, "conditions", seq)
+			return cm
+		}))
 	}
 	if e.ConditionLogic != "" && e.ConditionLogic != "all" {
 		addPair(m, "conditionLogic", strNode(e.ConditionLogic))
@@ -276,8 +282,7 @@ func manifestNode(mf *schema.Manifest) *yaml.Node {
 		addPair(m, "settings", s)
 	}
 	if len(mf.Variables) > 0 {
-		seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-		for _, v := range mf.Variables {
+		addPair(m, "variables", seqOf(mf.Variables, func(v schema.Variable) *yaml.Node {
 			vm := mapping()
 			addPair(vm, "id", strNode(v.ID))
 			if v.Type != "" {
@@ -289,9 +294,8 @@ func manifestNode(mf *schema.Manifest) *yaml.Node {
 			if v.Description != "" {
 				addPair(vm, "description", strNode(v.Description))
 			}
-			seq.Content = append(seq.Content, vm)
-		}
-		addPair(m, "variables", seq)
+			return vm
+		}))
 	}
 	if p := mf.Persona; p != nil {
 		pm := mapping()
@@ -313,8 +317,7 @@ func manifestNode(mf *schema.Manifest) *yaml.Node {
 		addPair(m, "presets", flowStrings(keywordTexts(mf.Presets)))
 	}
 	if len(mf.Transforms) > 0 {
-		seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-		for _, t := range mf.Transforms {
+		addPair(m, "transforms", seqOf(mf.Transforms, func(t schema.Transform) *yaml.Node {
 			tm := mapping()
 			addPair(tm, "pattern", strNode(t.Pattern))
 			addPair(tm, "replace", strNode(t.Replace))
@@ -327,22 +330,19 @@ func manifestNode(mf *schema.Manifest) *yaml.Node {
 			if len(t.Roles) > 0 {
 				addPair(tm, "roles", flowStrings(t.Roles))
 			}
-			seq.Content = append(seq.Content, tm)
-		}
-		addPair(m, "transforms", seq)
+			return tm
+		}))
 	}
 	if len(mf.Folders) > 0 {
-		seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-		for _, f := range mf.Folders {
+		addPair(m, "folders", seqOf(mf.Folders, func(f schema.Folder) *yaml.Node {
 			fm := mapping()
 			fm.Style = yaml.FlowStyle
 			addPair(fm, "id", strNode(f.ID))
 			if f.Name != "" && f.Name != f.ID {
 				addPair(fm, "name", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: f.Name})
 			}
-			seq.Content = append(seq.Content, fm)
-		}
-		addPair(m, "folders", seq)
+			return fm
+		}))
 	}
 	if len(mf.Extensions) > 0 {
 		addPair(m, "extensions", valueNode(mf.Extensions, false))
@@ -416,12 +416,7 @@ func valueNode(v any, inFlow bool) *yaml.Node {
 		if len(x) == 0 {
 			n.Style = yaml.FlowStyle
 		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range sortedKeys(x) {
 			addPair(n, k, valueNode(x[k], inFlow))
 		}
 		return n
