@@ -296,18 +296,21 @@ func ExportSillyTavern(lb *schema.Lorebook) ([]byte, []diag.Diagnostic) {
 		ds = append(ds, diag.New(diag.Pos{File: lb.Path}, diag.Info, "export",
 			"%d greeting entries are the chat's opening message, not world info: left out (export --to card-v3 writes them as first_mes)", greetings))
 	}
+	return exportJSON(root, ds, lb.Path, conditioned, "SillyTavern")
+}
+
+// exportJSON ends an export to another tool: a warning when entries had
+// conditions (which the tool has no place for), and root as JSON indented
+// with 4 spaces, as SillyTavern writes its files.
+func exportJSON(root *yaml.Node, ds []diag.Diagnostic, file string, conditioned int, tool string) ([]byte, []diag.Diagnostic) {
 	if conditioned > 0 {
-		ds = append(ds, conditionsNote(lb.Path, conditioned, "SillyTavern"))
+		ds = append(ds, diag.New(diag.Pos{File: file}, diag.Warning, "export",
+			"%d entries have conditions on variables, which %s has no place for: they are exported without them and will fire on keywords alone", conditioned, tool))
 	}
 	var b bytes.Buffer
 	writeJSONStep(&b, root, "", "    ")
 	b.WriteByte('\n')
 	return b.Bytes(), ds
-}
-
-func conditionsNote(file string, n int, tool string) diag.Diagnostic {
-	return diag.New(diag.Pos{File: file}, diag.Warning, "export",
-		"%d entries have conditions on variables, which %s has no place for: they are exported without them and will fire on keywords alone", n, tool)
 }
 
 func uidString(v any) string {
@@ -409,14 +412,7 @@ func ExportCardV3(lb *schema.Lorebook) ([]byte, []diag.Diagnostic) {
 	addPair(root, "spec", strNode("chara_card_v3"))
 	addPair(root, "spec_version", strNode("3.0"))
 	addPair(root, "data", valueNode(data, true))
-	var ds []diag.Diagnostic
-	if conditioned > 0 {
-		ds = append(ds, conditionsNote(lb.Path, conditioned, "a character card"))
-	}
-	var b bytes.Buffer
-	writeJSONStep(&b, root, "", "    ")
-	b.WriteByte('\n')
-	return b.Bytes(), ds
+	return exportJSON(root, nil, lb.Path, conditioned, "a character card")
 }
 
 // stToCard names the card-extension key ST's own card export uses for an ST
