@@ -1,15 +1,10 @@
 package formats
 
-import (
-	"strconv"
-
-	"github.com/lorekit/lore/schema"
-)
+import "strconv"
 
 func isAgnai(root *jnode) bool {
 	k, _ := root.get("kind").strOf()
-	e := root.get("entries")
-	return k == "memory" && e != nil && e.kind == jArr
+	return k == "memory" && root.get("entries").is(jArr)
 }
 
 // importAgnai converts an Agnai memory book: {kind: "memory", name,
@@ -20,25 +15,14 @@ func (im *importer) importAgnai(root *jnode) {
 		if obj.kind != jObj {
 			continue
 		}
-		e := im.newEntry(obj, schema.SectionChatHistory)
-		e.Role = "lore"
+		e := im.loreEntry(obj)
 		im.content(e, obj.get("entry"))
-		name, _ := obj.get("name").strOf()
-		if name != "" {
-			e.Name = name
-			im.field(e, "name", obj.get("name"))
-		}
+		name := im.name(e, obj.get("name"))
 		e.Keywords = im.keywords(obj.get("keywords"))
 		im.field(e, "keywords", obj.get("keywords"))
-		if b, ok := obj.get("enabled").boolOf(); ok {
-			e.Enabled = b
-			im.field(e, "enabled", obj.get("enabled"))
-		}
+		im.setBool(e, &e.Enabled, "enabled", obj.get("enabled"))
 		// "the highest weight is rendered at the bottom": lore's position.
-		if w, ok := intOf(obj.get("weight")); ok {
-			e.Position = w
-			im.field(e, "position", obj.get("weight"))
-		}
+		im.setInt(e, &e.Position, "position", obj.get("weight"))
 		if p, ok := obj.get("priority").numOf(); ok && p != 0 {
 			im.note("priority", obj.get("priority"), "Agnai priority (which memories are dropped first) has no place in lore (SPEC §4 ranks cards): kept under extensions.%s", im.format)
 		}

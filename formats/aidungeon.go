@@ -10,7 +10,7 @@ import (
 // aidKind tells legacy world info ({keys, entry, hidden}) from story cards
 // ({keys, value, type, title, description}); "" when items is neither.
 func aidKind(items *jnode) string {
-	if items == nil || items.kind != jArr || len(items.arr) == 0 {
+	if !items.is(jArr) || len(items.arr) == 0 {
 		return ""
 	}
 	wi, cards := true, true
@@ -46,8 +46,7 @@ func (im *importer) importAIDungeon(items *jnode, kind string) {
 }
 
 func (im *importer) aidWorldInfo(obj *jnode, i int) *schema.Entry {
-	e := im.newEntry(obj, schema.SectionChatHistory)
-	e.Role = "lore"
+	e := im.loreEntry(obj)
 	e.Position = i
 	im.content(e, obj.get("entry"))
 	ext := rest(obj, "keys", "entry")
@@ -86,17 +85,12 @@ func (im *importer) aidWorldInfo(obj *jnode, i int) *schema.Entry {
 }
 
 func (im *importer) aidStoryCard(obj *jnode, i int) *schema.Entry {
-	e := im.newEntry(obj, schema.SectionChatHistory)
-	e.Role = "lore"
+	e := im.loreEntry(obj)
 	e.Position = i
 	im.content(e, obj.get("value"))
 	e.Keywords = im.commaKeywords(obj.get("keys"))
 	im.field(e, "keywords", obj.get("keys"))
-	title, _ := obj.get("title").strOf()
-	if title != "" {
-		e.Name = title
-		im.field(e, "name", obj.get("title"))
-	}
+	title := im.name(e, obj.get("title"))
 	if t, _ := obj.get("type").strOf(); t != "" {
 		e.Tags = []string{t}
 		im.field(e, "tags", obj.get("type"))

@@ -41,7 +41,7 @@ var cardFields = []struct {
 // V1 card without spec (the card's fields at the top level).
 func (im *importer) importCard(root *jnode) {
 	data := root.get("data")
-	if data == nil || data.kind != jObj {
+	if !data.is(jObj) {
 		data = root // V1: no data wrapper
 	}
 	m := &im.lb.Manifest
@@ -72,11 +72,11 @@ func (im *importer) importCard(root *jnode) {
 		ext = map[string]any{}
 	}
 	for _, k := range []string{"alternate_greetings", "group_only_greetings"} {
-		if n := data.get(k); n != nil && n.kind == jArr && len(n.arr) > 0 {
+		if n := data.get(k); n.is(jArr) && len(n.arr) > 0 {
 			im.note("greetings", n, "alternate greetings have no place in lore (one greeting entry is made from first_mes): kept under manifest extensions.%s", im.format)
 		}
 	}
-	if book := data.get("character_book"); book != nil && book.kind == jObj {
+	if book := data.get("character_book"); book.is(jObj) {
 		if bext := im.importBook(book); len(bext) > 0 {
 			ext["character_book"] = bext
 		}
@@ -92,7 +92,7 @@ func (im *importer) importCard(root *jnode) {
 // importLorebookV3 converts a standalone {spec: lorebook_v3, data: book}.
 func (im *importer) importLorebookV3(root *jnode) {
 	book := root.get("data")
-	if book == nil || book.kind != jObj {
+	if !book.is(jObj) {
 		book = root
 	}
 	ext := im.importBook(book)
@@ -114,7 +114,7 @@ func (im *importer) importLorebookV3(root *jnode) {
 func (im *importer) importBook(book *jnode) map[string]any {
 	ext := im.bookFields(book, "entries")
 	ents := book.get("entries")
-	if ents == nil || ents.kind != jArr {
+	if !ents.is(jArr) {
 		return ext
 	}
 	for i, obj := range ents.arr {
@@ -131,7 +131,7 @@ func (im *importer) bookEntry(obj *jnode, i int) *schema.Entry {
 	x := obj.get("extensions")
 	g := stGetter(x, obj)
 	position := x.get("position")
-	if position == nil || position.kind != jNum {
+	if !position.is(jNum) {
 		// The V2 spec's string; ST's number in extensions wins when present.
 		p := 0.0
 		if s, _ := obj.get("position").strOf(); strings.HasPrefix(s, "after") {
@@ -158,7 +158,7 @@ func (im *importer) bookEntry(obj *jnode, i int) *schema.Entry {
 		matchWholeWords:  g("match_whole_words", "matchWholeWords"), get: g,
 	}
 	fallback := "entry-" + strconv.Itoa(i+1)
-	if id := obj.get("id"); id != nil && id.kind == jNum {
+	if id := obj.get("id"); id.is(jNum) {
 		fallback = "entry-" + id.raw
 	}
 	r := im.mapST(v, fallback)

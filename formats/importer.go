@@ -63,6 +63,45 @@ func (im *importer) newEntry(n *jnode, section string) *schema.Entry {
 	}
 }
 
+// loreEntry starts an entry of a world-info book: keyword-triggered lore in
+// the chat history, which is what every foreign format's entries are.
+func (im *importer) loreEntry(n *jnode) *schema.Entry {
+	e := im.newEntry(n, schema.SectionChatHistory)
+	e.Role = "lore"
+	return e
+}
+
+// name sets e's name from n when n is a non-empty string, and returns it.
+func (im *importer) name(e *schema.Entry, n *jnode) string {
+	s, _ := n.strOf()
+	if s != "" {
+		e.Name = s
+		im.field(e, "name", n)
+	}
+	return s
+}
+
+// setBool sets *dst and lore field from n when n is a boolean, and says
+// whether it was.
+func (im *importer) setBool(e *schema.Entry, dst *bool, field string, n *jnode) bool {
+	b, ok := n.boolOf()
+	if ok {
+		*dst = b
+		im.field(e, field, n)
+	}
+	return ok
+}
+
+// setInt is setBool for an integer (see intOf).
+func (im *importer) setInt(e *schema.Entry, dst *int, field string, n *jnode) bool {
+	i, ok := intOf(n)
+	if ok {
+		*dst = i
+		im.field(e, field, n)
+	}
+	return ok
+}
+
 // field records that lore field came from source value n.
 func (im *importer) field(e *schema.Entry, name string, n *jnode) {
 	if n != nil {
@@ -129,7 +168,7 @@ func (im *importer) commaKeywords(n *jnode) []schema.Keyword {
 // rest returns the fields of obj not in mapped, as plain values: what the
 // entry keeps under extensions.<format>.
 func rest(obj *jnode, mapped ...string) map[string]any {
-	if obj == nil || obj.kind != jObj {
+	if !obj.is(jObj) {
 		return nil
 	}
 	skip := map[string]bool{}

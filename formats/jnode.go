@@ -121,6 +121,9 @@ func scalar(n *jnode, y *yaml.Node) {
 	n.kind, n.str = jStr, y.Value
 }
 
+// is says whether n is present and of kind k.
+func (n *jnode) is(k jkind) bool { return n != nil && n.kind == k }
+
 func (n *jnode) get(key string) *jnode {
 	if n == nil || n.kind != jObj {
 		return nil

@@ -5,14 +5,13 @@ import (
 )
 
 func isNovelAI(root *jnode) bool {
-	e := root.get("entries")
-	return root.has("lorebookVersion") && e != nil && e.kind == jArr
+	return root.has("lorebookVersion") && root.get("entries").is(jArr)
 }
 
 // importNovelAI converts a NovelAI .lorebook (v4–v6).
 func (im *importer) importNovelAI(root *jnode) {
 	cats := map[string]string{} // v5+: category id → name
-	if cs := root.get("categories"); cs != nil && cs.kind == jArr {
+	if cs := root.get("categories"); cs.is(jArr) {
 		for _, c := range cs.arr {
 			id, _ := c.get("id").strOf()
 			name, _ := c.get("name").strOf()
@@ -38,25 +37,14 @@ func (im *importer) importNovelAI(root *jnode) {
 			}
 			continue
 		}
-		e := im.newEntry(obj, "chat-history")
-		e.Role = "lore"
+		e := im.loreEntry(obj)
 		e.Position = i
 		im.content(e, obj.get("text"))
-		name, _ := obj.get("displayName").strOf()
-		if name != "" {
-			e.Name = name
-			im.field(e, "name", obj.get("displayName"))
-		}
+		name := im.name(e, obj.get("displayName"))
 		e.Keywords = im.keywords(obj.get("keys"))
 		im.field(e, "keywords", obj.get("keys"))
-		if b, ok := obj.get("enabled").boolOf(); ok {
-			e.Enabled = b
-			im.field(e, "enabled", obj.get("enabled"))
-		}
-		if b, ok := obj.get("forceActivation").boolOf(); ok {
-			e.AlwaysSend = b
-			im.field(e, "alwaysSend", obj.get("forceActivation"))
-		}
+		im.setBool(e, &e.Enabled, "enabled", obj.get("enabled"))
+		im.setBool(e, &e.AlwaysSend, "alwaysSend", obj.get("forceActivation"))
 		if c, _ := obj.get("category").strOf(); c != "" {
 			if n, ok := cats[c]; ok {
 				c = n
@@ -68,7 +56,7 @@ func (im *importer) importNovelAI(root *jnode) {
 		if n := obj.get("contextConfig"); n != nil {
 			im.note("contextConfig", n, "NovelAI contextConfig (prefix, suffix, token budget, priority, trimming, insertion position) has no place in lore: kept under extensions.%s", im.format)
 		}
-		if n := obj.get("loreBiasGroups"); n != nil && n.kind == jArr && len(n.arr) > 0 {
+		if n := obj.get("loreBiasGroups"); n.is(jArr) && len(n.arr) > 0 {
 			im.note("loreBiasGroups", n, "NovelAI loreBiasGroups (phrase biases) have no place in lore: kept under extensions.%s", im.format)
 		}
 		if n := obj.get("searchRange"); n != nil {
@@ -79,7 +67,7 @@ func (im *importer) importNovelAI(root *jnode) {
 				im.note(k, obj.get(k), "NovelAI %s has no place in lore: kept under extensions.%s", k, im.format)
 			}
 		}
-		if n := obj.get("advancedConditions"); n != nil && n.kind == jArr && len(n.arr) > 0 {
+		if n := obj.get("advancedConditions"); n.is(jArr) && len(n.arr) > 0 {
 			im.note("advancedConditions", n, "NovelAI advancedConditions have no place in lore: kept under extensions.%s", im.format)
 		}
 		im.lb.Entries = append(im.lb.Entries, e)

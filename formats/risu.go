@@ -8,8 +8,7 @@ import (
 
 func isRisu(root *jnode) bool {
 	t, _ := root.get("type").strOf()
-	d := root.get("data")
-	return t == "risu" && d != nil && d.kind == jArr
+	return t == "risu" && root.get("data").is(jArr)
 }
 
 // importRisu converts a RisuAI lorebook export: {type: "risu", ver, data:
@@ -41,14 +40,9 @@ func (im *importer) importRisu(root *jnode) {
 		if mode, _ := obj.get("mode").strOf(); mode == "folder" {
 			continue
 		}
-		e := im.newEntry(obj, schema.SectionChatHistory)
-		e.Role = "lore"
+		e := im.loreEntry(obj)
 		im.content(e, obj.get("content"))
-		name, _ := obj.get("comment").strOf()
-		if name != "" {
-			e.Name = name
-			im.field(e, "name", obj.get("comment"))
-		}
+		name := im.name(e, obj.get("comment"))
 		e.Keywords = im.commaKeywords(obj.get("key"))
 		im.field(e, "keywords", obj.get("key"))
 		consumed := []string{"key", "content", "comment", "alwaysActive", "insertorder"}
@@ -59,14 +53,8 @@ func (im *importer) importRisu(root *jnode) {
 				consumed = append(consumed, "secondkey")
 			}
 		}
-		if b, ok := obj.get("alwaysActive").boolOf(); ok {
-			e.AlwaysSend = b
-			im.field(e, "alwaysSend", obj.get("alwaysActive"))
-		}
-		if o, ok := intOf(obj.get("insertorder")); ok {
-			e.Position = o
-			im.field(e, "position", obj.get("insertorder"))
-		}
+		im.setBool(e, &e.AlwaysSend, "alwaysSend", obj.get("alwaysActive"))
+		im.setInt(e, &e.Position, "position", obj.get("insertorder"))
 		if f, _ := obj.get("folder").strOf(); f != "" {
 			if id, ok := folders[f]; ok {
 				e.FolderID = id

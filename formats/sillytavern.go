@@ -24,7 +24,7 @@ const (
 // entries (key/keysecondary/uid/content).
 func isSillyTavern(root *jnode) bool {
 	ents := root.get("entries")
-	if ents == nil || ents.kind != jObj {
+	if !ents.is(jObj) {
 		return false
 	}
 	if len(ents.keys) == 0 {
@@ -69,7 +69,7 @@ func (im *importer) importSillyTavern(root *jnode) {
 			matchWholeWords: obj.get("matchWholeWords"), get: stGetter(obj),
 		}
 		uid := k
-		if u := obj.get("uid"); u != nil && u.kind == jNum {
+		if u := obj.get("uid"); u.is(jNum) {
 			uid = u.raw
 		} else if s, ok := u.strOf(); ok {
 			uid = s

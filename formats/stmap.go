@@ -120,12 +120,10 @@ func (im *importer) mapST(v stView, fallbackID string) stResult {
 	if !outlet {
 		im.field(e, "enabled", use(v.disable))
 	}
-	order := stDefaultOrder
-	if o, ok := intOf(v.order); ok {
-		order = o
-		im.field(e, "position", use(v.order))
+	e.Position = stDefaultOrder
+	if im.setInt(e, &e.Position, "position", v.order) {
+		use(v.order)
 	}
-	e.Position = order
 	im.content(e, use(v.content))
 	e.Keywords = im.commaKeywords(use(v.key)) // very old files have "key": "a, b"
 	if len(e.Keywords) > 0 {
@@ -152,31 +150,30 @@ func (im *importer) mapST(v stView, fallbackID string) stResult {
 		} else {
 			im.note("non-selective", v.keysecondary, "secondary keys of entries with selective: false are inactive in SillyTavern: kept under extensions.%s, not as secondaryKeywords", im.format)
 		}
-	} else if v.keysecondary != nil && v.keysecondary.kind == jArr {
+	} else if v.keysecondary.is(jArr) {
 		use(v.keysecondary)
 		if l, ok := intOf(v.selectiveLogic); ok && l == 0 {
 			use(v.selectiveLogic)
 		}
 	}
-	if b, ok := v.excludeRecursion.boolOf(); ok {
-		e.ExcludeRecursion = b
-		im.field(e, "excludeRecursion", use(v.excludeRecursion))
+	// A null matchWholeWords means "the global setting"; it stays under
+	// extensions so export can write null again.
+	for _, f := range []struct {
+		dst   *bool
+		field string
+		n     *jnode
+	}{
+		{&e.ExcludeRecursion, "excludeRecursion", v.excludeRecursion},
+		{&e.PreventRecursion, "preventRecursion", v.preventRecursion},
+		{&e.MatchWholeWords, "matchWholeWords", v.matchWholeWords},
+	} {
+		if im.setBool(e, f.dst, f.field, f.n) {
+			use(f.n)
+		}
 	}
-	if b, ok := v.preventRecursion.boolOf(); ok {
-		e.PreventRecursion = b
-		im.field(e, "preventRecursion", use(v.preventRecursion))
-	}
-	if b, ok := v.matchWholeWords.boolOf(); ok {
-		// null means "the global setting"; it stays under extensions so
-		// export can write null again.
-		e.MatchWholeWords = b
-		im.field(e, "matchWholeWords", use(v.matchWholeWords))
-	}
-	comment, _ := v.comment.strOf()
+	comment := im.name(e, v.comment)
 	if comment != "" {
 		use(v.comment)
-		e.Name = comment
-		im.field(e, "name", v.comment)
 	}
 	e.ID = im.entryID(comment, e.Keywords, fallbackID)
 	im.noteSTExtras(v)
@@ -223,7 +220,7 @@ func (im *importer) noteSTExtras(v stView) {
 	if n := g("delayUntilRecursion", "delay_until_recursion"); truthy(n) {
 		im.note("delayUntilRecursion", n, "delayUntilRecursion has no place in lore: kept under %s", ext)
 	}
-	if n := g("scanDepth", "scan_depth"); n != nil && n.kind == jNum {
+	if n := g("scanDepth", "scan_depth"); n.is(jNum) {
 		im.note("scanDepth", n, "per-entry scanDepth has no place in lore (the scan window is set by the budget, SPEC §4): kept under %s", ext)
 	}
 	if n := g("caseSensitive", "case_sensitive"); truthy(n) {
@@ -251,7 +248,7 @@ func (im *importer) noteSTExtras(v stView) {
 			im.note("matchSources", n, "scanning character fields for keywords (match* options) has no place in lore: kept under %s", ext)
 		}
 	}
-	if n := g("characterFilter"); n != nil && n.kind == jObj && (truthy(n.get("names")) || truthy(n.get("tags"))) {
+	if n := g("characterFilter"); n.is(jObj) && (truthy(n.get("names")) || truthy(n.get("tags"))) {
 		im.note("characterFilter", n, "character filters have no place in lore: kept under %s", ext)
 	}
 }
