@@ -235,12 +235,8 @@ func orderedST(st map[string]any) *yaml.Node {
 func ExportSillyTavern(lb *schema.Lorebook) ([]byte, []diag.Diagnostic) {
 	var ds []diag.Diagnostic
 	root := mapping()
-	if lb.Manifest.Name != "" {
-		addPair(root, "name", strNode(lb.Manifest.Name))
-	}
-	if lb.Manifest.Description != "" {
-		addPair(root, "description", strNode(lb.Manifest.Description))
-	}
+	addStr(root, "name", lb.Manifest.Name)
+	addStr(root, "description", lb.Manifest.Description)
 	if x, ok := lb.Manifest.Extensions[FormatSillyTavern].(map[string]any); ok {
 		for _, k := range sortedKeys(x) {
 			if k != "name" && k != "description" && k != "entries" {

@@ -106,6 +106,13 @@ func addPair(m *yaml.Node, key string, v *yaml.Node) {
 	m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, v)
 }
 
+// addStr adds key: s when s is not empty: lore leaves empty texts out.
+func addStr(m *yaml.Node, key, s string) {
+	if s != "" {
+		addPair(m, key, strNode(s))
+	}
+}
+
 func mapping() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"} }
 
 // strNode is a string scalar; multi-line text becomes a literal block (|-)
@@ -248,17 +255,13 @@ func EntryNode(e *schema.Entry) *yaml.Node {
 	if len(e.Tags) > 0 {
 		addPair(m, "tags", flowStrings(e.Tags))
 	}
-	if e.FolderID != "" {
-		addPair(m, "folderId", strNode(e.FolderID))
-	}
+	addStr(m, "folderId", e.FolderID)
 	if len(e.Lint.Ignore) > 0 || e.Lint.Reason != "" {
 		lm := mapping()
 		if len(e.Lint.Ignore) > 0 {
 			addPair(lm, "ignore", flowStrings(keywordTexts(e.Lint.Ignore)))
 		}
-		if e.Lint.Reason != "" {
-			addPair(lm, "reason", strNode(e.Lint.Reason))
-		}
+		addStr(lm, "reason", e.Lint.Reason)
 		addPair(m, "lint", lm)
 	}
 	if len(e.Extensions) > 0 {
@@ -269,15 +272,9 @@ func EntryNode(e *schema.Entry) *yaml.Node {
 
 func manifestNode(mf *schema.Manifest) *yaml.Node {
 	m := mapping()
-	if mf.Name != "" {
-		addPair(m, "name", strNode(mf.Name))
-	}
-	if mf.Description != "" {
-		addPair(m, "description", strNode(mf.Description))
-	}
-	if mf.Character != "" {
-		addPair(m, "character", strNode(mf.Character))
-	}
+	addStr(m, "name", mf.Name)
+	addStr(m, "description", mf.Description)
+	addStr(m, "character", mf.Character)
 	if s := settingsNode(mf.Settings); s != nil {
 		addPair(m, "settings", s)
 	}
@@ -285,34 +282,22 @@ func manifestNode(mf *schema.Manifest) *yaml.Node {
 		addPair(m, "variables", seqOf(mf.Variables, func(v schema.Variable) *yaml.Node {
 			vm := mapping()
 			addPair(vm, "id", strNode(v.ID))
-			if v.Type != "" {
-				addPair(vm, "type", strNode(v.Type))
-			}
+			addStr(vm, "type", v.Type)
 			if v.Default != nil || v.Fields["default"] != (schema.Pos{}) {
 				addPair(vm, "default", valueNode(v.Default, true))
 			}
-			if v.Description != "" {
-				addPair(vm, "description", strNode(v.Description))
-			}
+			addStr(vm, "description", v.Description)
 			return vm
 		}))
 	}
 	if p := mf.Persona; p != nil {
 		pm := mapping()
-		if p.Name != "" {
-			addPair(pm, "name", strNode(p.Name))
-		}
-		if p.Appearance != "" {
-			addPair(pm, "appearance", strNode(p.Appearance))
-		}
-		if p.Backstory != "" {
-			addPair(pm, "backstory", strNode(p.Backstory))
-		}
+		addStr(pm, "name", p.Name)
+		addStr(pm, "appearance", p.Appearance)
+		addStr(pm, "backstory", p.Backstory)
 		addPair(m, "persona", pm)
 	}
-	if mf.Format != "" {
-		addPair(m, "format", strNode(mf.Format))
-	}
+	addStr(m, "format", mf.Format)
 	if len(mf.Presets) > 0 {
 		addPair(m, "presets", flowStrings(keywordTexts(mf.Presets)))
 	}
