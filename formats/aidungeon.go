@@ -35,19 +35,18 @@ var aidAttr = regexp.MustCompile(`#\[[^\]]*\]\s*$`)
 
 func (im *importer) importAIDungeon(items *jnode, kind string) {
 	for i, obj := range items.arr {
-		var e *schema.Entry
+		e := im.loreEntry(obj)
+		e.Position = i
 		if kind == "wi" {
-			e = im.aidWorldInfo(obj, i)
+			im.aidWorldInfo(e, obj)
 		} else {
-			e = im.aidStoryCard(obj, i)
+			im.aidStoryCard(e, obj)
 		}
 		im.lb.Entries = append(im.lb.Entries, e)
 	}
 }
 
-func (im *importer) aidWorldInfo(obj *jnode, i int) *schema.Entry {
-	e := im.loreEntry(obj)
-	e.Position = i
+func (im *importer) aidWorldInfo(e *schema.Entry, obj *jnode) {
 	im.content(e, obj.get("entry"))
 	ext := rest(obj, "keys", "entry")
 	keys := obj.get("keys")
@@ -81,12 +80,9 @@ func (im *importer) aidWorldInfo(obj *jnode, i int) *schema.Entry {
 	}
 	e.ID = im.entryID("", e.Keywords, "entry-"+idText)
 	setExt(e, im.format, ext)
-	return e
 }
 
-func (im *importer) aidStoryCard(obj *jnode, i int) *schema.Entry {
-	e := im.loreEntry(obj)
-	e.Position = i
+func (im *importer) aidStoryCard(e *schema.Entry, obj *jnode) {
 	im.content(e, obj.get("value"))
 	e.Keywords = im.commaKeywords(obj.get("keys"))
 	im.field(e, "keywords", obj.get("keys"))
@@ -101,5 +97,4 @@ func (im *importer) aidStoryCard(obj *jnode, i int) *schema.Entry {
 		im.note("description", obj.get("description"), "story card descriptions (notes for the creator) are kept under extensions.%s", im.format)
 	}
 	setExt(e, im.format, ext)
-	return e
 }

@@ -171,10 +171,7 @@ func rest(obj *jnode, mapped ...string) map[string]any {
 	if !obj.is(jObj) {
 		return nil
 	}
-	skip := map[string]bool{}
-	for _, m := range mapped {
-		skip[m] = true
-	}
+	skip := keySet(mapped)
 	out := map[string]any{}
 	for _, k := range obj.keys {
 		if !skip[k] {
@@ -185,6 +182,15 @@ func rest(obj *jnode, mapped ...string) map[string]any {
 		return nil
 	}
 	return out
+}
+
+// keySet makes a set of keys to look up.
+func keySet(keys []string) map[string]bool {
+	set := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		set[k] = true
+	}
+	return set
 }
 
 func setExt(e *schema.Entry, format string, m map[string]any) {
@@ -226,24 +232,19 @@ func kebab(s string) string {
 	var b strings.Builder
 	hyphen := false
 	for _, r := range strings.ToLower(s) {
-		switch {
-		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
-			if hyphen && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			hyphen = false
-			b.WriteRune(r)
-		default:
-			if r2, ok := latinFold[r]; ok {
-				if hyphen && b.Len() > 0 {
-					b.WriteByte('-')
-				}
-				hyphen = false
-				b.WriteString(r2)
-				continue
-			}
-			hyphen = true
+		folded, ok := latinFold[r]
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			folded, ok = string(r), true
 		}
+		if !ok {
+			hyphen = true
+			continue
+		}
+		if hyphen && b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		hyphen = false
+		b.WriteString(folded)
 	}
 	id := b.String()
 	if len(id) > maxIDLen {

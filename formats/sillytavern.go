@@ -112,10 +112,7 @@ func (im *importer) bookHeader(root *jnode, skip ...string) {
 // bookFields maps the header and returns what stays for extensions.
 func (im *importer) bookFields(root *jnode, skip ...string) map[string]any {
 	m := &im.lb.Manifest
-	skipped := map[string]bool{}
-	for _, s := range skip {
-		skipped[s] = true
-	}
+	skipped := keySet(skip)
 	ext := map[string]any{}
 	for _, k := range root.keys {
 		v := root.vals[k]
@@ -123,16 +120,14 @@ func (im *importer) bookFields(root *jnode, skip ...string) map[string]any {
 			continue
 		}
 		switch k {
-		case "name":
-			if s, ok := v.strOf(); ok && m.Name == "" {
-				m.Name = s
-				m.Fields["name"] = im.pos(v)
-				continue
+		case "name", "description":
+			dst := &m.Name
+			if k == "description" {
+				dst = &m.Description
 			}
-		case "description":
-			if s, ok := v.strOf(); ok && m.Description == "" {
-				m.Description = s
-				m.Fields["description"] = im.pos(v)
+			if s, ok := v.strOf(); ok && *dst == "" {
+				*dst = s
+				m.Fields[k] = im.pos(v)
 				continue
 			}
 		case "recursive_scanning", "recursiveScanning":
