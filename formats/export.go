@@ -512,41 +512,34 @@ func isDefaultST(k string, v any) bool {
 }
 
 // writeJSONStep is writeJSON with a chosen indent step (ST writes 4 spaces).
+// Mappings and sequences print alike: one item a line, a mapping's items
+// being key/value pairs of Content.
 func writeJSONStep(b *bytes.Buffer, n *yaml.Node, indent, step string) {
+	open, closer, stride := "[", "]", 1
 	switch n.Kind {
 	case yaml.MappingNode:
-		if len(n.Content) == 0 {
-			b.WriteString("{}")
-			return
-		}
-		b.WriteString("{\n")
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			b.WriteString(indent + step)
-			writeJSONString(b, n.Content[i].Value)
-			b.WriteString(": ")
-			writeJSONStep(b, n.Content[i+1], indent+step, step)
-			if i+2 < len(n.Content) {
-				b.WriteByte(',')
-			}
-			b.WriteByte('\n')
-		}
-		b.WriteString(indent + "}")
+		open, closer, stride = "{", "}", 2
 	case yaml.SequenceNode:
-		if len(n.Content) == 0 {
-			b.WriteString("[]")
-			return
-		}
-		b.WriteString("[\n")
-		for i, c := range n.Content {
-			b.WriteString(indent + step)
-			writeJSONStep(b, c, indent+step, step)
-			if i+1 < len(n.Content) {
-				b.WriteByte(',')
-			}
-			b.WriteByte('\n')
-		}
-		b.WriteString(indent + "]")
 	default:
 		writeJSONScalar(b, n)
+		return
 	}
+	if len(n.Content) == 0 {
+		b.WriteString(open + closer)
+		return
+	}
+	b.WriteString(open + "\n")
+	for i := 0; i+stride <= len(n.Content); i += stride {
+		b.WriteString(indent + step)
+		if stride == 2 {
+			writeJSONString(b, n.Content[i].Value)
+			b.WriteString(": ")
+		}
+		writeJSONStep(b, n.Content[i+stride-1], indent+step, step)
+		if i+stride < len(n.Content) {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString(indent + closer)
 }
