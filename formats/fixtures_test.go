@@ -2,9 +2,12 @@ package formats
 
 import (
 	"bytes"
+	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"strings"
@@ -221,5 +224,40 @@ func TestLongLinePositions(t *testing.T) {
 	}
 	if p := e.Fields["content"]; p.Col != 5000+9000+52 {
 		t.Errorf("content at %v, want 1:%d", p, 5000+9000+52)
+	}
+}
+
+// pngCard builds a PNG whose chara chunk holds text (base64, as cards do).
+func pngCard(text string) []byte {
+	chunk := func(typ string, body []byte) []byte {
+		out := binary.BigEndian.AppendUint32(nil, uint32(len(body)))
+		out = append(append(out, typ...), body...)
+		return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(append([]byte(typ), body...)))
+	}
+	data := append([]byte{}, pngSignature...)
+	data = append(data, chunk("tEXt", append([]byte("chara\x00"), base64.StdEncoding.EncodeToString([]byte(text))...))...)
+	return append(data, chunk("IEND", nil)...)
+}
+
+// TestPNGCardPositions: positions inside a card's JSON name "<file>[chara]",
+// for entries and for syntax errors alike (the JSON is parsed by schema),
+// and text that is not JSON is refused rather than read as YAML.
+func TestPNGCardPositions(t *testing.T) {
+	lb, _, err := Convert("c.png", pngCard(`{"spec":"chara_card_v2","data":{"name":"A",`+"\n"+`"description":"hi"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lb.Path != "c.png" || lb.Entries[0].Pos.String() != "c.png[chara]:2:15" {
+		t.Errorf("path %s, entry at %s; want c.png and c.png[chara]:2:15", lb.Path, lb.Entries[0].Pos)
+	}
+	for _, tc := range []struct{ text, at, msg string }{
+		{`{"spec":"chara_card_v2","data":{"name":"A",` + "\n" + `"description":`, "c.png[chara]:2:15", "invalid JSON"},
+		{"name: A\ndescription: hi\n", "c.png[chara]:1:1", "does not hold a JSON object"},
+	} {
+		_, _, err := Convert("c.png", pngCard(tc.text))
+		var pe *schema.ParseError
+		if !errors.As(err, &pe) || pe.Pos.String() != tc.at || !strings.Contains(pe.Msg, tc.msg) {
+			t.Errorf("%q: got %v, want a ParseError at %s saying %q", tc.text, err, tc.at, tc.msg)
+		}
 	}
 }
