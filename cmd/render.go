@@ -36,6 +36,8 @@ Formats:
   openai     {"messages": [...]}: a Chat Completions body; add "model" and POST it
   anthropic  {"system": [...], "messages": [...]}: a Messages API body, with
              cache_control on the last block before the cache breakpoint
+  html       one self-contained page: the prompt by step, the trace of every
+             entry (and why the others are out) and a token chart of the budget
 
 Without --transcript the chat is empty: the prompt holds what is always sent.
 --explain ID prints, for one entry, why it is or is not in the prompt: which

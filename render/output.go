@@ -21,7 +21,7 @@ type OutputOptions struct {
 }
 
 // OutputFormats lists the formats NewOutput accepts, default first.
-func OutputFormats() []string { return []string{"text", "json", "openai", "anthropic"} }
+func OutputFormats() []string { return []string{"text", "json", "openai", "anthropic", "html"} }
 
 // NewOutput returns the writer for a format name.
 func NewOutput(format string, o OutputOptions) (Output, error) {
@@ -34,6 +34,8 @@ func NewOutput(format string, o OutputOptions) (Output, error) {
 		return openaiOutput{}, nil
 	case "anthropic":
 		return anthropicOutput{}, nil
+	case "html":
+		return htmlOutput{}, nil
 	}
 	return nil, fmt.Errorf("unknown format %q (valid: %s)", format, strings.Join(OutputFormats(), ", "))
 }
