@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bufio"
 	"fmt"
 	"html/template"
 	"io"
@@ -20,7 +21,12 @@ import (
 type htmlOutput struct{}
 
 func (htmlOutput) Write(w io.Writer, r *Result) error {
-	return htmlPageTemplate.Execute(w, buildHTMLPage(r))
+	// The template writes in many small pieces; stdout is unbuffered.
+	bw := bufio.NewWriter(w)
+	if err := htmlPageTemplate.Execute(bw, buildHTMLPage(r)); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
 
 // htmlPage is everything the template shows, computed up front so the
@@ -355,7 +361,9 @@ func entryAnchor(id string) string {
 var htmlPageTemplate = template.Must(template.New("page").Parse(htmlPageSource))
 
 // htmlPageSource is the page. The CSS follows the reader's light or dark
-// scheme; print and narrow screens get the same single column.
+// scheme; print and narrow screens get the same single column. Every <pre>
+// opens with a newline because HTML drops the first newline after <pre>: a
+// message that starts with a blank line keeps it.
 const htmlPageSource = `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -472,7 +480,8 @@ footer { max-width: 72rem; margin: 3rem auto 2rem; padding: 0 1.25rem; color: va
 {{- range .Sources}}<span class="src">{{if .Href}}<a href="{{.Href}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}</span>{{end}}
 {{- with .Why}}<span class="why">{{.}}</span>{{end}}
 {{- with .Section}}<span class="sec">{{.}}</span>{{end}}</div>
-<pre>{{.Content}}</pre>
+<pre>
+{{.Content}}</pre>
 {{- if .Cut}}
 <p class="cut">[… cut here to fit the budget]</p>
 {{- end}}

@@ -2,11 +2,14 @@ package render
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/tokenize"
 )
 
 func TestGoldenHTML(t *testing.T) {
@@ -185,3 +188,51 @@ func TestHTMLEmptyResult(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLKeepsLeadingNewline: HTML drops one newline right after <pre>, so the
+// page writes its own and content that starts with a blank line keeps it.
+func TestHTMLKeepsLeadingNewline(t *testing.T) {
+	var b bytes.Buffer
+	r := &Result{Breakpoint: -1, Messages: []Message{{Role: "user", Step: StepHistory, Content: "\nsecond line"}}}
+	if err := (htmlOutput{}).Write(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "<pre>\n\nsecond line</pre>") {
+		t.Errorf("leading newline lost:\n%s", b.String())
+	}
+}
+
+// BenchmarkHTMLOutput writes the page for a render of 10000 entries and 2000
+// messages with a 128k context (hundreds of messages and cards in the prompt,
+// thousands of entries in the "not in the prompt" table). Doubling the
+// entries should at most about double the time.
+func BenchmarkHTMLOutput(b *testing.B) {
+	for _, n := range []int{10000, 20000} {
+		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
+			r := rand.New(rand.NewSource(1))
+			book, words := benchBook(r, n)
+			s := schema.DefaultSettings()
+			s.ContextTokens = 128000
+			counter, err := tokenize.Get(tokenize.O200kBase)
+			if err != nil {
+				b.Fatal(err)
+			}
+			res, err := Render(&Input{Book: book, Transcript: benchChat(r, words, 2000), Settings: s, Counter: counter})
+			if err != nil {
+				b.Fatal(err)
+			}
+			var w countWriter
+			for b.Loop() {
+				w = 0
+				if err := (htmlOutput{}).Write(&w, res); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(w), "bytes")
+		})
+	}
+}
+
+type countWriter int
+
+func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }
