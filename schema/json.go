@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -22,7 +24,7 @@ func parseJSON(path string, data []byte, start, end int) (*yaml.Node, error) {
 // the same data (JSON Lines) so positions cost linear time overall.
 func parseJSONAt(cur *cursor, start, end int) (*yaml.Node, error) {
 	jp := &jsonParser{
-		data: cur.data, base: start,
+		data: cur.data, base: start, end: end,
 		dec: json.NewDecoder(bytes.NewReader(cur.data[start:end])),
 		cur: cur,
 	}
@@ -40,7 +42,8 @@ func parseJSONAt(cur *cursor, start, end int) (*yaml.Node, error) {
 
 type jsonParser struct {
 	data []byte
-	base int
+	base int // where this value starts in data
+	end  int // where it ends
 	dec  *json.Decoder
 	cur  *cursor
 }
@@ -60,28 +63,74 @@ func (jp *jsonParser) tokenStart() int {
 	return off
 }
 
-func (jp *jsonParser) fail(err error) error {
+// fail turns a decoder error into a positioned, readable one. start is where
+// the token being read begins: encoding/json's offsets inside a string, number
+// or literal are not positions in the file, so that token is decoded again on
+// its own to find the offending byte.
+func (jp *jsonParser) fail(err error, start int) error {
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &se):
-		off := jp.base + int(se.Offset) // the offset of the offending byte
-		if off < jp.cur.off {
-			off = jp.cur.off
+		// Token's own errors (between tokens) give the offending byte's index;
+		// errors inside a token come from a nested decode and are re-found.
+		off := jp.base + int(se.Offset)
+		var v any
+		var again *json.SyntaxError
+		if start < len(jp.data) && errors.As(json.NewDecoder(bytes.NewReader(jp.data[start:jp.end])).Decode(&v), &again) {
+			off = start + int(again.Offset) - 1
 		}
-		return errAt(jp.cur.at(off), "invalid JSON: %s", se.Error())
+		off = max(off, jp.cur.off, 0)
+		return errAt(jp.cur.at(off), "invalid JSON: %s", describeJSONError(se.Error(), jp.data, off))
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return errAt(jp.cur.at(len(jp.data)), "invalid JSON: the file ends before the JSON value does (a missing closing bracket or quote?)")
+		return errAt(jp.cur.at(jp.end), "invalid JSON: unexpected end of file (the file looks truncated)")
 	}
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "json: ")
 	return errAt(jp.cur.at(jp.tokenStart()), "invalid JSON: %s", msg)
 }
 
+// describeJSONError rewords encoding/json's "invalid character 'x' <context>"
+// into what a person editing the file needs to hear.
+func describeJSONError(msg string, data []byte, off int) string {
+	what := "end of file"
+	if off < len(data) {
+		r, _ := utf8.DecodeRune(data[off:])
+		what = strconv.QuoteRune(r)
+	}
+	if (what == "']'" || what == "'}'") && prevNonSpace(data, off) == ',' {
+		return "a trailing comma before " + what + " is not allowed in JSON"
+	}
+	switch {
+	case strings.HasSuffix(msg, "'"), strings.HasSuffix(msg, "looking for beginning of object key string"):
+		// No context: the decoder had just read '{'.
+		return "unexpected " + what + " where an object key (a quoted string) should be"
+	case strings.HasSuffix(msg, "after object key"):
+		return "unexpected " + what + " after an object key (want ':')"
+	case strings.HasSuffix(msg, "after object key:value pair"):
+		return "unexpected " + what + " in an object (want ',' or '}')"
+	case strings.HasSuffix(msg, "after array element"):
+		return "unexpected " + what + " in an array (want ',' or ']')"
+	case strings.HasSuffix(msg, "in string literal"):
+		return "control character " + what + " in a string (write it as an escape such as \\n, or close the string)"
+	case strings.Contains(msg, "in string escape code"), strings.Contains(msg, "hexadecimal character escape"):
+		return "bad escape " + what + " in a string (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)"
+	case strings.Contains(msg, "numeric literal"), strings.Contains(msg, "decimal point"), strings.Contains(msg, "exponent"):
+		return "bad number: unexpected " + what
+	case strings.Contains(msg, "in literal"):
+		return "unexpected " + what + " in a literal (JSON has true, false and null, in lower case)"
+	case strings.Contains(msg, "looking for beginning of value"):
+		return "unexpected " + what + " where a value should start"
+	case strings.Contains(msg, "after top-level value"):
+		return "unexpected " + what + " after the end of the JSON value"
+	}
+	return strings.TrimPrefix(msg, "json: ")
+}
+
 func (jp *jsonParser) value(depth int) (*yaml.Node, error) {
 	off := jp.tokenStart()
 	tok, err := jp.dec.Token()
 	if err != nil {
-		return nil, jp.fail(err)
+		return nil, jp.fail(err, off)
 	}
 	p := jp.cur.at(off)
 	n := &yaml.Node{Line: p.Line, Column: p.Col}
@@ -97,7 +146,7 @@ func (jp *jsonParser) value(depth int) (*yaml.Node, error) {
 				koff := jp.tokenStart()
 				kt, err := jp.dec.Token()
 				if err != nil {
-					return nil, jp.fail(err)
+					return nil, jp.fail(err, koff)
 				}
 				ks, ok := kt.(string)
 				if !ok {
@@ -123,8 +172,10 @@ func (jp *jsonParser) value(depth int) (*yaml.Node, error) {
 		default:
 			return nil, errAt(p, "invalid JSON: unexpected %q", string(t))
 		}
-		if _, err := jp.dec.Token(); err != nil { // the closing delimiter
-			return nil, jp.fail(err)
+		if end := jp.tokenStart(); true {
+			if _, err := jp.dec.Token(); err != nil { // the closing delimiter
+				return nil, jp.fail(err, end)
+			}
 		}
 		n.Style = yaml.FlowStyle
 	case string:
@@ -176,4 +227,15 @@ func (c *cursor) at(off int) Pos {
 		}
 	}
 	return Pos{File: c.file, Line: c.line, Col: c.col}
+}
+
+func prevNonSpace(data []byte, off int) byte {
+	for i := min(off, len(data)) - 1; i >= 0; i-- {
+		switch data[i] {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		return data[i]
+	}
+	return 0
 }

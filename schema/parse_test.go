@@ -67,10 +67,10 @@ func TestParseDefences(t *testing.T) {
 		{"yaml unclosed flow", "a.yaml", "x: 1\ny: 2\nz: 3\nw: [a, b\n", "a.yaml:4:1: invalid YAML: did not find expected ',' or ']'"},
 		{"yaml scanner error", "a.yaml", "a: 1\nb: 2\n c: 3\n", "a.yaml:3:2: invalid YAML: mapping values are not allowed in this context"},
 		{"yaml tab", "a.yaml", "a:\n\tb: 2\n", "a.yaml:2:1: invalid YAML: a tab indents this line; YAML indentation must use spaces"},
-		{"json syntax", "a.json", "{\n  \"a\": 1,\n  \"b\": }\n", "a.json:3:8: invalid JSON: invalid character '}' looking for beginning of value"},
-		{"json truncated", "a.json", "{\"a\": [1, 2", "a.json:1:12: invalid JSON: the file ends before the JSON value does"},
+		{"json syntax", "a.json", "{\n  \"a\": 1,\n  \"b\": }\n", "a.json:3:8: invalid JSON: unexpected '}' where a value should start"},
+		{"json truncated", "a.json", "{\"a\": [1, 2", "a.json:1:12: invalid JSON: unexpected end of file (the file looks truncated)"},
 		{"json trailing", "a.json", "{\"a\": 1}\n{\"b\": 2}\n", "a.json:2:1: invalid JSON: unexpected content after the end of the JSON value"},
-		{"json by content", "noext", "  [1, 2,]", "noext:1:9: invalid JSON: invalid character ']' looking for beginning of value"},
+		{"json by content", "noext", "  [1, 2,]", "noext:1:9: invalid JSON: a trailing comma before ']' is not allowed in JSON"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
