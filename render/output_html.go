@@ -429,7 +429,7 @@ pre { margin: .3rem 0 .2rem; padding: .5rem .7rem; background: var(--code); bord
 table { border-collapse: collapse; width: 100%; font-size: .88rem; background: var(--card); }
 th, td { text-align: left; vertical-align: top; padding: .35rem .6rem; border-bottom: 1px solid var(--line); }
 th { font-weight: 600; color: var(--muted); font-size: .78rem; text-transform: uppercase; letter-spacing: .03em; }
-th code { text-transform: none; letter-spacing: 0; }
+.nowrap { white-space: nowrap; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr:target { background: var(--mark); }
 code { font: 12.5px ui-monospace, Menlo, Consolas, monospace; }
@@ -511,11 +511,12 @@ footer { max-width: 72rem; margin: 3rem auto 2rem; padding: 0 1.25rem; color: va
 {{- end}}
 <h3>Not in the prompt ({{len .LeftOut}})</h3>
 {{- if .LeftOut}}
+<p class="muted">Every reason activation and the budget gave, in order, as <code>lore render --explain ID</code> prints them.</p>
 <table>
-<thead><tr><th>entry</th><th>section</th><th>why, as <code>lore render --explain ID</code> says it</th></tr></thead>
+<thead><tr><th>entry</th><th>section</th><th>why</th></tr></thead>
 <tbody>
 {{- range .LeftOut}}
-<tr id="{{.Anchor}}"><td><b>{{.ID}}</b>{{if and .Name (ne .Name .ID)}} <span class="muted">{{.Name}}</span>{{end}}{{if and .Pos (ne .Pos "-")}}<div class="pos">{{.Pos}}</div>{{end}}</td><td>{{.Section}}</td><td>{{if .Reasons}}<ul>{{range .Reasons}}<li>{{.}}</li>{{end}}</ul>{{else}}<span class="muted">no reason recorded</span>{{end}}</td></tr>
+<tr id="{{.Anchor}}"><td><b>{{.ID}}</b>{{if and .Name (ne .Name .ID)}} <span class="muted">{{.Name}}</span>{{end}}{{if and .Pos (ne .Pos "-")}}<div class="pos">{{.Pos}}</div>{{end}}</td><td class="nowrap">{{.Section}}</td><td>{{if .Reasons}}<ul>{{range .Reasons}}<li>{{.}}</li>{{end}}</ul>{{else}}<span class="muted">no reason recorded</span>{{end}}</td></tr>
 {{- end}}
 </tbody>
 </table>
