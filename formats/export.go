@@ -131,7 +131,8 @@ func stFields(e *schema.Entry) map[string]any {
 	if c, kept := st["comment"].(string); !(kept && c == "" && e.Name == e.ID) {
 		st["comment"] = e.Name
 	}
-	st["content"] = originalContent(st["content"], e.Content)
+	st["content"] = originalContent(st, e.Content)
+	delete(st, "lineEndings") // lore's note, not a SillyTavern field
 	st["constant"] = e.AlwaysSend
 	st["order"] = float64(e.Position)
 	st["excludeRecursion"] = e.ExcludeRecursion
@@ -389,7 +390,7 @@ func ExportCardV3(lb *schema.Lorebook) ([]byte, []diag.Diagnostic) {
 		}
 		if f := cardField(e); f != "" {
 			_, kept := cardOrigin(e)
-			text := originalContent(kept["content"], e.Content)
+			text := originalContent(kept, e.Content)
 			if s, _ := data[f].(string); s != "" {
 				data[f] = s + "\n\n" + text
 			} else {
@@ -429,7 +430,7 @@ func cardEntry(e *schema.Entry, i int) map[string]any {
 	ext := map[string]any{}
 	if kept != nil {
 		for k, v := range kept {
-			if k != "decorators" && k != "field" && k != "content" {
+			if k != "decorators" && k != "field" && k != "content" && k != "lineEndings" {
 				out[k] = v
 			}
 		}
@@ -457,6 +458,9 @@ func cardEntry(e *schema.Entry, i int) map[string]any {
 		}
 	}
 	content, _ := st["content"].(string)
+	if kept != nil {
+		content = originalContent(kept, content)
+	}
 	if format != "" {
 		if ds, ok := kept["decorators"].([]any); ok && len(ds) > 0 {
 			var lines []string

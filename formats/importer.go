@@ -310,9 +310,11 @@ func sortedKeys[V any](m map[string]V) []string {
 	return ks
 }
 
-// keepCRLF stores the original content of entries whose \r\n line ends were
-// read as \n, under extensions.<format>.content, for the formats lore exports
-// (where "content" is the source's own field name).
+// keepCRLF records, for the formats lore exports, that an entry's content had
+// \r\n line ends which lore reads as \n: extensions.<format>.lineEndings is
+// "crlf" when every line end was \r\n (the usual Windows case, a few bytes),
+// else extensions.<format>.content keeps the original text whole (mixed line
+// ends), so export writes back exactly what was read.
 func (im *importer) keepCRLF() {
 	switch im.format {
 	case FormatSillyTavern, FormatCardV2, FormatCardV3, FormatLorebookV3:
@@ -329,14 +331,22 @@ func (im *importer) keepCRLF() {
 			m = map[string]any{}
 			setExt(e, im.format, m)
 		}
-		m["content"] = orig
+		if orig == strings.ReplaceAll(e.Content, "\n", "\r\n") {
+			m["lineEndings"] = "crlf"
+		} else {
+			m["content"] = orig
+		}
 	}
 }
 
-// originalContent is what export writes for content: the kept original when
-// lore's text is still that original with \n line ends, else lore's text.
-func originalContent(kept any, content string) string {
-	if orig, ok := kept.(string); ok && strings.ReplaceAll(orig, "\r\n", "\n") == content {
+// originalContent is what export writes for content, given the entry's
+// extensions for the format: lore's text with its \r\n line ends restored, or
+// the kept original while lore's text is still that original with \n ends.
+func originalContent(ext map[string]any, content string) string {
+	if ext["lineEndings"] == "crlf" {
+		return strings.ReplaceAll(content, "\n", "\r\n")
+	}
+	if orig, ok := ext["content"].(string); ok && strings.ReplaceAll(orig, "\r\n", "\n") == content {
 		return orig
 	}
 	return content
