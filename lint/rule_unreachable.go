@@ -203,7 +203,7 @@ func sameValue(a, b any) bool {
 	if okA && okB {
 		return x == y
 	}
-	return describe(a) == describe(b) && typeOf(a) == typeOf(b)
+	return describe(a) == describe(b) && schema.TypeOf(a) == schema.TypeOf(b)
 }
 
 func condText(c *schema.Condition) string {

@@ -1,5 +1,7 @@
 package lint
 
+import "github.com/lorekit/lore/schema"
+
 // variable is what lint knows of a variable: declared in the manifest, given in
 // the variables file, and its type (declared, else inferred from the given value;
 // "" when neither says).
@@ -26,26 +28,9 @@ func (c *Context) variable(id string) variable {
 		if val, ok := c.Vars.Values[id]; ok {
 			v.given = true
 			if v.typ == "" {
-				v.typ = typeOf(val)
+				v.typ = schema.TypeOf(val)
 			}
 		}
 	}
 	return v
-}
-
-// typeOf is the variable type a decoded value has.
-func typeOf(v any) string {
-	switch v.(type) {
-	case string:
-		return "string"
-	case float64, int:
-		return "number"
-	case bool:
-		return "boolean"
-	case []any:
-		return "list"
-	case map[string]any:
-		return "object"
-	}
-	return ""
 }

@@ -551,25 +551,15 @@ func (d *decoder) variable(n *yaml.Node) Variable {
 		}
 	}
 	if _, given := v.Fields["type"]; !given {
-		v.Type = valueType(v.Default)
+		// A variable without a type takes its default's, else string.
+		if v.Type = TypeOf(v.Default); v.Type == "" {
+			v.Type = "string"
+		}
 	}
 	return v
 }
 
 // valueType names the variable type of a decoded value (SPEC §2's types).
-func valueType(x any) string {
-	switch x.(type) {
-	case float64:
-		return "number"
-	case bool:
-		return "boolean"
-	case []any:
-		return "list"
-	case map[string]any:
-		return "object"
-	}
-	return "string"
-}
 
 func (d *decoder) persona(n *yaml.Node) *Persona {
 	pe := &Persona{Pos: d.pos(n)}

@@ -226,6 +226,24 @@ type Variable struct {
 	Fields      map[string]Pos
 }
 
+// TypeOf is the variable type (string, number, boolean, list, object) of a
+// decoded value, or "" for null and anything else.
+func TypeOf(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case float64, int:
+		return "number"
+	case bool:
+		return "boolean"
+	case []any:
+		return "list"
+	case map[string]any:
+		return "object"
+	}
+	return ""
+}
+
 // Persona is the player's persona.
 type Persona struct {
 	Name       string
