@@ -64,7 +64,7 @@ func ParseFile(path string) (*yaml.Node, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	n, err := ParseBytes(path, data)
+	n, err := parseText(path, data)
 	return n, data, err
 }
 
@@ -166,8 +166,19 @@ func IsJSON(path string, data []byte) bool {
 	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
 }
 
-// ParseBytes parses data already read from path (see ParseFile).
+// ParseBytes parses data that did not come through ReadFile (a PNG card's
+// chunk, a file read by another package): it applies ReadFile's text checks
+// first, then parses as ParseFile does.
 func ParseBytes(path string, data []byte) (*yaml.Node, error) {
+	data, err := checkText(path, data)
+	if err != nil {
+		return nil, err
+	}
+	return parseText(path, data)
+}
+
+// parseText parses data that has passed checkText.
+func parseText(path string, data []byte) (*yaml.Node, error) {
 	var root *yaml.Node
 	var err error
 	if IsJSON(path, data) {

@@ -24,7 +24,7 @@ func LoadTranscript(path string) (*Transcript, []diag.Diagnostic, error) {
 		ds, err := loadJSONL(t, path, data)
 		return t, diag.Sort(ds), err
 	}
-	root, err := ParseBytes(path, data)
+	root, err := parseText(path, data)
 	if err != nil {
 		return nil, nil, err
 	}
