@@ -164,7 +164,8 @@ func loadFolder(lb *Lorebook, dir string) ([]diag.Diagnostic, error) {
 }
 
 // entryFiles lists *.yaml, *.yml and *.json below dir, sorted by path,
-// skipping hidden files and folders and the manifest.
+// skipping hidden files and folders, the manifest, and *.schema.json files
+// (JSON Schemas saved beside the entries for editors, never entries).
 func entryFiles(dir, manifest string) ([]string, error) {
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, de fs.DirEntry, err error) error {
@@ -178,7 +179,7 @@ func entryFiles(dir, manifest string) ([]string, error) {
 			}
 			return nil
 		}
-		if de.IsDir() || p == manifest {
+		if de.IsDir() || p == manifest || strings.HasSuffix(strings.ToLower(name), ".schema.json") {
 			return nil
 		}
 		switch strings.ToLower(filepath.Ext(name)) {

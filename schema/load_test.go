@@ -192,14 +192,16 @@ func TestPositions(t *testing.T) {
 
 func TestFolderLorebook(t *testing.T) {
 	dir := writeTree(t, map[string]string{
-		"lorebook.yaml":          "name: W\nentries:\n  - {id: m, section: examples, content: x}\n",
-		"entries/b.yaml":         "- {id: b1, section: examples, content: x}\n- {id: b2, section: examples, content: x}\n",
-		"entries/a.yml":          "id: a\nsection: examples\ncontent: x\n",
-		"entries/deep/c.json":    `{"id": "c", "section": "examples", "content": "x"}`,
-		"entries/.hidden.yaml":   "not: an entry\n",
-		".git/config.yaml":       "not: an entry\n",
-		"entries/notes.txt":      "ignored",
-		"entries/deep/.x/d.yaml": "not: an entry\n",
+		"lorebook.yaml":             "name: W\nentries:\n  - {id: m, section: examples, content: x}\n",
+		"entries/b.yaml":            "- {id: b1, section: examples, content: x}\n- {id: b2, section: examples, content: x}\n",
+		"entries/a.yml":             "id: a\nsection: examples\ncontent: x\n",
+		"entries/deep/c.json":       `{"id": "c", "section": "examples", "content": "x"}`,
+		"entries/.hidden.yaml":      "not: an entry\n",
+		".git/config.yaml":          "not: an entry\n",
+		"entries/notes.txt":         "ignored",
+		"entries/deep/.x/d.yaml":    "not: an entry\n",
+		"lorebook.schema.json":      `{"$schema": "https://json-schema.org/draft/2020-12/schema"}`,
+		"entries/entry.Schema.JSON": `{"type": "object"}`,
 	})
 	lb := mustLoad(t, dir)
 	var ids []string
