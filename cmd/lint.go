@@ -28,7 +28,8 @@ func newLintCmd(iox *IO) *cobra.Command {
 reports its schema problems as validate does, and runs every rule of 'lore rules':
 keyword collisions and overlaps, recursion loops, unreachable entries, undefined
 variables and mistyped conditions, broken output-format templates, budget
-overruns and more. Each finding is one line:
+overruns and more. A folder without lorebook.yaml stands for every lorebook below
+it, so 'lore lint .' works at a repository's root. Each finding is one line:
 
   file:line:col: severity: message [rule-id]
 
@@ -52,7 +53,8 @@ github (workflow annotations). Exit codes: 0 clean, 1 errors (or warnings with
 		Example: `  lore lint fixtures/eldoria/book
   lore lint book/ --vars vars.yaml --strict
   lore lint book/ --format sarif > lore.sarif
-  lore lint book/ --format github`,
+  lore lint book/ --format github
+  lore lint .`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error { return runLint(iox, opts, args) },
 	}
@@ -76,6 +78,10 @@ func runLint(iox *IO, opts *lintOptions, paths []string) error {
 		return usageErr("%v", err)
 	}
 
+	paths, err = expandPaths(paths, treeLorebook)
+	if err != nil {
+		return err
+	}
 	var all []diag.Diagnostic
 	unusable := false
 	var vars *schema.Vars

@@ -34,14 +34,18 @@ variables file. What a file is, is decided by its content unless --kind says:
     or a list of {role, content} messages is a transcript;
   - a mapping with none of the manifest, entry or transcript keys is a
     variables file (variable id: value);
-  - anything else, and every folder, is a lorebook.
+  - anything else, and every folder with a lorebook.yaml, is a lorebook.
+A folder without lorebook.yaml stands for the lorebooks and transcripts below
+it (so 'lore validate .' works at a repository's root); other files there, such
+as package.json, are passed over, and variables files are checked only when named.
 
 Exit codes: 0 clean, 1 errors found, 2 bad usage or a file that cannot be read
 or parsed. Text output goes to stdout and a summary line to stderr; with
 --format json stdout holds exactly one {"diagnostics": [...]} object.`,
 		Example: `  lore validate fixtures/eldoria/book
   lore validate book/ transcript.yaml vars.yaml --format json
-  lore validate --kind vars state.yaml`,
+  lore validate --kind vars state.yaml
+  lore validate .`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runValidate(iox, opts, args)
@@ -66,6 +70,10 @@ func runValidate(iox *IO, opts *validateOptions, paths []string) error {
 	pr, err := diag.NewPrinter(opts.format, diag.Options{Color: on, Source: diag.FileSource()})
 	if err != nil {
 		return usageErr("%v", err)
+	}
+	paths, err = expandPaths(paths, treeLorebook, treeTranscript)
+	if err != nil {
+		return err
 	}
 	var all []diag.Diagnostic
 	files, unreadable := 0, false
