@@ -3,7 +3,6 @@ package lint
 import (
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/lorekit/lore/match"
 )
@@ -202,18 +201,10 @@ func inflection(rest string) bool {
 	return false
 }
 
-// unspaced are the scripts written without spaces. Their characters end a word
-// here: "xml注释" holds the word "xml", and keywords in those scripts are left out
-// of this check anyway (they always match as substrings).
-var unspaced = []*unicode.RangeTable{unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai,
-	unicode.Lao, unicode.Khmer, unicode.Myanmar, unicode.Tibetan}
-
+// notWordRune ends a word of the lorebook's text: anything but a letter or
+// digit, and the characters of scripts written without spaces ("xml注释" holds
+// the word "xml"; keywords in those scripts always match as substrings and are
+// left out of this check anyway). match decides both, as activation does.
 func notWordRune(r rune) bool {
-	if r < 0x80 {
-		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
-	}
-	if !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)) {
-		return true
-	}
-	return r >= 0x0E00 && unicode.IsOneOf(unspaced, r)
+	return !match.IsWordRune(r) || match.IsNoSpaceRune(r)
 }

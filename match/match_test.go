@@ -280,7 +280,7 @@ func TestFindAgainstNaive(t *testing.T) {
 					continue
 				}
 				e := s + len(kw)
-				if p.WholeWords && (s > 0 && isWordRune(rune(text[s-1])) || e < len(text) && isWordRune(rune(text[e]))) {
+				if p.WholeWords && (s > 0 && IsWordRune(rune(text[s-1])) || e < len(text) && IsWordRune(rune(text[e]))) {
 					continue
 				}
 				want = append(want, Hit{Pattern: pi, Start: s, End: e})

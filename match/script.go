@@ -15,10 +15,10 @@ var noSpaceScripts = []*unicode.RangeTable{
 	unicode.Javanese, unicode.Balinese,
 }
 
-// isNoSpaceRune reports a character of a script written without spaces. The
+// IsNoSpaceRune reports a character of a script written without spaces. The
 // prolonged sound mark ー and the iteration marks belong to script Common but are
 // only ever written inside Japanese words.
-func isNoSpaceRune(r rune) bool {
+func IsNoSpaceRune(r rune) bool {
 	if r < 0x0E00 { // below Thai: no such script (fast path for Latin, Cyrillic, Greek…)
 		return false
 	}
@@ -39,7 +39,7 @@ func isNoSpaceRune(r rune) bool {
 // boundary check at either end would only make it miss.
 func NoWordBoundaries(kw string) bool {
 	for _, r := range kw {
-		if isNoSpaceRune(r) {
+		if IsNoSpaceRune(r) {
 			return true
 		}
 	}
@@ -48,10 +48,10 @@ func NoWordBoundaries(kw string) bool {
 	return false
 }
 
-// isWordRune is what blocks a whole-word match when it touches the match: a
+// IsWordRune is what blocks a whole-word match when it touches the match: a
 // letter or digit of any script (and a combining mark, which belongs to the letter
 // before it).
-func isWordRune(r rune) bool {
+func IsWordRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
 	}
@@ -62,12 +62,12 @@ func isWordRune(r rune) bool {
 // character.
 func atWordBoundaries(text []byte, s, e int) bool {
 	if s > 0 {
-		if r, _ := utf8.DecodeLastRune(text[:s]); r != utf8.RuneError && isWordRune(r) {
+		if r, _ := utf8.DecodeLastRune(text[:s]); r != utf8.RuneError && IsWordRune(r) {
 			return false
 		}
 	}
 	if e < len(text) {
-		if r, _ := utf8.DecodeRune(text[e:]); r != utf8.RuneError && isWordRune(r) {
+		if r, _ := utf8.DecodeRune(text[e:]); r != utf8.RuneError && IsWordRune(r) {
 			return false
 		}
 	}
