@@ -10,6 +10,7 @@ import (
 type exportOptions struct {
 	to    string
 	out   string
+	force bool
 	color string
 }
 
@@ -32,6 +33,7 @@ Without -o the file is printed; with -o it is written atomically.`,
 	f := c.Flags()
 	f.StringVar(&opts.to, "to", "", "sillytavern or card-v3 (required)")
 	f.StringVarP(&opts.out, "output", "o", "", "write to this file instead of stdout")
+	f.BoolVar(&opts.force, "force", false, "replace an existing output file")
 	addColorFlag(c, &opts.color)
 	return c
 }
@@ -46,6 +48,11 @@ func runExport(iox *IO, opts *exportOptions, path string) error {
 	}
 	if opts.out != "" && same(path, opts.out) {
 		return usageErr("-o %s is the input: export never changes its input", opts.out)
+	}
+	if opts.out != "" {
+		if err := refuseExisting(opts.out, opts.force); err != nil {
+			return err
+		}
 	}
 	lb, err := loadForConvert(iox, path, opts.color)
 	if err != nil {

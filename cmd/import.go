@@ -35,7 +35,8 @@ Agnai memory books, RisuAI lorebooks.
 Without -o the lorebook is printed as one file. -o DIR (an existing folder, a
 path ending in /, or a path without extension) writes a folder lorebook:
 lorebook.yaml and entries/<id>.yaml; -o FILE.yaml or FILE.json writes one file.
-Files are written atomically; a non-empty folder is replaced only with --force.
+Files are written atomically; an existing file, or a non-empty folder, is
+replaced only with --force.
 What the source has and lore cannot express is kept under extensions and
 reported on stderr. docs/formats.md has the field-by-field mapping.`,
 		Example: `  lore import Eldoria.json
@@ -47,7 +48,7 @@ reported on stderr. docs/formats.md has the field-by-field mapping.`,
 	f := c.Flags()
 	f.StringVarP(&opts.out, "output", "o", "", "write to this folder or file instead of stdout")
 	f.StringVar(&opts.format, "format", "", "yaml or json (default: from -o's extension, else yaml)")
-	f.BoolVar(&opts.force, "force", false, "replace a non-empty output folder")
+	f.BoolVar(&opts.force, "force", false, "replace an existing output file or non-empty folder")
 	addColorFlag(c, &opts.color)
 	return c
 }
@@ -106,6 +107,11 @@ func runImport(iox *IO, opts *importOptions, path string) error {
 		if same(path, opts.out) {
 			return usageErr("-o %s is the input file: import never changes its input", opts.out)
 		}
+		if !folder {
+			if err := refuseExisting(opts.out, opts.force); err != nil {
+				return err
+			}
+		}
 	}
 	if opts.format == "" {
 		opts.format = formats.YAML
@@ -152,6 +158,18 @@ func writeOut(w io.Writer, out string, data []byte) error {
 			return usageErr("-o %s: %v", out, pe.Err)
 		}
 		return usageErr("-o %s: %v", out, err)
+	}
+	return nil
+}
+
+// refuseExisting stops a write over an existing file unless --force: a
+// converted lorebook must never silently replace someone's work.
+func refuseExisting(out string, force bool) error {
+	if force {
+		return nil
+	}
+	if _, err := os.Lstat(out); err == nil {
+		return usageErr("-o %s already exists; nothing was written (use --force to replace it)", out)
 	}
 	return nil
 }
