@@ -2,9 +2,9 @@ package render
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -278,7 +278,7 @@ func (b *budgeter) cards(budget int) int {
 				keptIDs[a.Entry.ID] = true
 			}
 		} else {
-			b.drop(i, fmt.Sprintf("did not fit in the %d tokens left of the cards share", budget-used))
+			b.drop(i, "did not fit in the "+tokensLeft(budget-used)+" of the cards share")
 		}
 	}
 	return used
@@ -386,7 +386,7 @@ func (b *budgeter) history(budget int) int {
 			used += t
 		default:
 			stopped = keyOf(b.pieces[i])
-			b.drop(i, fmt.Sprintf("did not fit in the %d tokens left of the history share", budget-used))
+			b.drop(i, "did not fit in the "+tokensLeft(budget-used)+" of the history share")
 		}
 	}
 	return used
@@ -426,7 +426,7 @@ func (b *budgeter) memory(budget int) int {
 			used += t
 			kept++
 		} else {
-			b.drop(i, fmt.Sprintf("did not fit in the %d tokens left for the memory bank", budget-used))
+			b.drop(i, "did not fit in the "+tokensLeft(budget-used)+" for the memory bank")
 		}
 	}
 	if kept == 0 {
@@ -520,4 +520,12 @@ var stopWords = map[string]bool{
 	"of": true, "to": true, "in": true, "is": true, "it": true, "on": true, "at": true,
 	"by": true, "or": true, "an": true, "as": true, "be": true, "he": true, "we": true,
 	"my": true, "me": true, "do": true, "so": true, "if": true, "no": true, "up": true,
+}
+
+// tokensLeft reads "1 token left", "7 tokens left".
+func tokensLeft(n int) string {
+	if n == 1 {
+		return "1 token left"
+	}
+	return strconv.Itoa(n) + " tokens left"
 }
