@@ -238,7 +238,9 @@ func Budget(pieces []Piece, s schema.Settings, c tokenize.Counter) ([]Piece, *Re
 	}
 	cardsBudget := floorShare(s.Shares.Cards, r)
 	cardsUsed := b.cards(cardsBudget)
-	historyBudget := floorShare(b.historyShare, r) + (cardsBudget - cardsUsed)
+	// History also takes what cards left unused, but never more than cards
+	// left of R: shares that add up to more than 1 must not overfill Dynamic.
+	historyBudget := min(floorShare(b.historyShare, r)+(cardsBudget-cardsUsed), r-cardsUsed)
 	historyUsed := b.history(historyBudget)
 	memoryBudget := max(r-cardsUsed-historyUsed, 0)
 	b.memory(memoryBudget)

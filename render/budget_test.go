@@ -686,3 +686,30 @@ func FuzzBudget(f *testing.F) {
 		}
 	})
 }
+
+// TestBudgetSharesOverOne: shares that add up to more than 1 (each valid on
+// its own) never let Dynamic hold more than R.
+func TestBudgetSharesOverOne(t *testing.T) {
+	c := counter(t)
+	s := settings(1000)
+	s.Shares = schema.Shares{Cards: 0.5, History: 0.6, Memory: 0.4}
+	var pieces []Piece
+	for i := range 40 {
+		pieces = append(pieces, Piece{Section: budgetHistory, Key: fmt.Sprintf("message:%d", i), Content: tok("x", 20), Message: i})
+	}
+	pieces = append(pieces, Piece{Section: budgetCards, Key: "card", Content: tok("x", 30),
+		Card: &Activated{Entry: &schema.Entry{ID: "card"}, LastMessage: 39}})
+	_, r := Budget(pieces, s, c)
+	dyn := 0
+	for _, sec := range r.Sections {
+		if sec.Class == "dynamic" {
+			dyn += sec.Tokens
+		}
+	}
+	if dyn > r.Remainder {
+		t.Errorf("Dynamic holds %d tokens, R is %d", dyn, r.Remainder)
+	}
+	if h := r.Section(budgetHistory); h.Budget > r.Remainder-r.Section(budgetCards).Tokens {
+		t.Errorf("history budget %d is more than cards left of R (%d − %d)", h.Budget, r.Remainder, r.Section(budgetCards).Tokens)
+	}
+}
