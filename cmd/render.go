@@ -24,7 +24,7 @@ func newRenderCmd(iox *IO) *cobra.Command {
 		Use:   "render LOREBOOK [--transcript T] [--vars V]",
 		Short: "Print the fully assembled prompt for a transcript, with why each entry is there",
 		Long: `render activates the lorebook's entries against a transcript, assembles the
-prompt in the 13 steps of the spec (system presets, persona, format, examples,
+prompt in 13 steps (docs/lorebook.md, "Prompt assembly": system presets, persona, format, examples,
 triggered entries, summary, memory, history with depth-injected entries,
 pending effects, state, post-history), applies the context budget, and prints
 the result.

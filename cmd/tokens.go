@@ -21,7 +21,8 @@ func newTokensCmd(iox *IO) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "tokens LOREBOOK",
 		Short: "Token usage per budget section against the Required cap and the Dynamic shares",
-		Long: `tokens counts what a lorebook costs in the model's context (SPEC §4).
+		Long: `tokens counts what a lorebook costs in the model's context (docs/lorebook.md,
+"Context budget").
 
 With --transcript it renders the prompt for that chat and reports, for each
 budget section, the tokens it holds, its cap or share, and what was cut or left
@@ -29,7 +30,7 @@ out and why. Without a transcript it reports the always-sent (Required) pieces
 against the cap and every story card's size against the cards share for the
 manifest's context size, flagging cards too large ever to be included.
 
---format json prints the report object of SPEC §7 alone. --context, --reserve
+--format json prints the report object of 'lore render --format json' alone. --context, --reserve
 and --tokenizer override the manifest's settings.`,
 		Example: `  lore tokens fixtures/eldoria/book --transcript fixtures/eldoria/transcript.yaml
   lore tokens book/ --context 16384 --tokenizer cl100k_base

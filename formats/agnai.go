@@ -24,7 +24,7 @@ func (im *importer) importAgnai(root *jnode) {
 		// "the highest weight is rendered at the bottom": lore's position.
 		im.setInt(e, &e.Position, "position", obj.get("weight"))
 		if p, ok := obj.get("priority").numOf(); ok && p != 0 {
-			im.note("priority", obj.get("priority"), "Agnai priority (which memories are dropped first) has no place in lore (SPEC §4 ranks cards): kept under extensions.%s", im.format)
+			im.note("priority", obj.get("priority"), "Agnai priority (which memories are dropped first) has no place in lore (lore's budget ranks cards): kept under extensions.%s", im.format)
 		}
 		e.ID = im.entryID(name, e.Keywords, "entry-"+strconv.Itoa(i+1))
 		setExt(e, im.format, rest(obj, "entry", "name", "keywords", "enabled", "weight"))

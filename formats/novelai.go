@@ -60,7 +60,7 @@ func (im *importer) importNovelAI(root *jnode) {
 			im.note("loreBiasGroups", n, "NovelAI loreBiasGroups (phrase biases) have no place in lore: kept under extensions.%s", im.format)
 		}
 		if n := obj.get("searchRange"); n != nil {
-			im.note("searchRange", n, "NovelAI searchRange (characters of story scanned) has no place in lore (SPEC §4 sets the scan window): kept under extensions.%s", im.format)
+			im.note("searchRange", n, "NovelAI searchRange (characters of story scanned) has no place in lore (lore's budget sets the scan window): kept under extensions.%s", im.format)
 		}
 		for _, k := range []string{"keyRelative", "nonStoryActivatable"} {
 			if b, _ := obj.get(k).boolOf(); b {

@@ -140,7 +140,7 @@ func (im *importer) bookFields(root *jnode, skip ...string) map[string]any {
 			}
 		case "scan_depth", "scanDepth", "token_budget", "tokenBudget":
 			if v.kind == jNum {
-				im.note("book-settings", v, "book settings scan depth and token budget have no place in lore (SPEC §4 sets the scan window and budget): kept under manifest extensions.%s", im.format)
+				im.note("book-settings", v, "book settings scan depth and token budget have no place in lore (lore's budget sets the scan window and what fits): kept under manifest extensions.%s", im.format)
 			}
 		}
 		ext[k] = v.value()

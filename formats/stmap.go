@@ -221,7 +221,7 @@ func (im *importer) noteSTExtras(v stView) {
 		im.note("delayUntilRecursion", n, "delayUntilRecursion has no place in lore: kept under %s", ext)
 	}
 	if n := g("scanDepth", "scan_depth"); n.is(jNum) {
-		im.note("scanDepth", n, "per-entry scanDepth has no place in lore (the scan window is set by the budget, SPEC §4): kept under %s", ext)
+		im.note("scanDepth", n, "per-entry scanDepth has no place in lore (lore's budget sets the scan window): kept under %s", ext)
 	}
 	if n := g("caseSensitive", "case_sensitive"); truthy(n) {
 		im.note("caseSensitive", n, "caseSensitive: true has no place in lore (matching is case-insensitive): kept under %s", ext)
@@ -239,7 +239,7 @@ func (im *importer) noteSTExtras(v stView) {
 		im.note("triggers", n, "generation-type triggers have no place in lore: kept under %s", ext)
 	}
 	if n := g("ignoreBudget", "ignore_budget"); truthy(n) {
-		im.note("ignoreBudget", n, "ignoreBudget has no place in lore (the budget is SPEC §4's): kept under %s", ext)
+		im.note("ignoreBudget", n, "ignoreBudget has no place in lore (lore's budget decides what fits): kept under %s", ext)
 	}
 	for _, k := range [][]string{{"matchPersonaDescription", "match_persona_description"}, {"matchCharacterDescription", "match_character_description"},
 		{"matchCharacterPersonality", "match_character_personality"}, {"matchCharacterDepthPrompt", "match_character_depth_prompt"},

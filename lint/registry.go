@@ -53,7 +53,7 @@ var registry = []Rule{
 		Help:        "Fix the pattern (RE2 syntax: no look-around, no backreferences; flags i, m, s)."},
 	{ID: "format-template", Severity: diag.Warning, Check: checkFormatTemplate,
 		Description: "a broken output-format block: invalid YAML, unbalanced ${ } or $( ), reference cycle, unbalanced <tag>, format without rule",
-		Help:        "Fix the block as the message says; see SPEC §5 for the template syntax."},
+		Help:        "Fix the block as the message says; see docs/lorebook.md#output-format-templates for the template syntax."},
 	{ID: "required-over-cap", Severity: diag.Warning, Check: checkRequiredOverCap,
 		Description: "the always-sent (Required) pieces exceed the Required cap for the context size",
 		Help:        "Shorten always-sent entries, make some keyword-activated, or raise contextTokens."},
