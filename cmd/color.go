@@ -3,7 +3,6 @@ package cmd
 import (
 	"os"
 
-	"github.com/fatih/color"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 )
@@ -31,19 +30,4 @@ func useColor(iox *IO, mode string) (bool, error) {
 		return iox.IsTerminal, nil
 	}
 	return false, usageErr("--color must be auto, always or never, not %q", mode)
-}
-
-// palette returns colour functions that are plain when on is false. Each command
-// gets its own instances, so nothing depends on fatih/color's global NoColor.
-func palette(on bool) (red, yellow, cyan, bold, faint *color.Color) {
-	mk := func(a ...color.Attribute) *color.Color {
-		c := color.New(a...)
-		if on {
-			c.EnableColor()
-		} else {
-			c.DisableColor()
-		}
-		return c
-	}
-	return mk(color.FgRed, color.Bold), mk(color.FgYellow, color.Bold), mk(color.FgCyan), mk(color.Bold), mk(color.Faint)
 }

@@ -157,12 +157,6 @@ func owners(ps []Pattern, idx []int) []int {
 	return out
 }
 
-// Len is the number of patterns given to Compile.
-func (m *Matcher) Len() int { return len(m.patterns) }
-
-// Pattern returns pattern i as given to Compile.
-func (m *Matcher) Pattern(i int) Pattern { return m.patterns[i] }
-
 // Groups lists every distinct normalised literal keyword with the patterns that
 // share it, in the order of their first pattern. A group with more than one
 // owner is a keyword several owners share (lint's keyword-collision).

@@ -132,20 +132,27 @@ func equalValues(a, b any) bool {
 // condition under conditionLogic "all" (the default), at least one under
 // "any". An entry without conditions always passes.
 func ConditionsHold(e *schema.Entry, values map[string]any) bool {
+	holds, _ := evalConditions(e, values)
+	return holds
+}
+
+// evalConditions is ConditionsHold with each condition's own result, which
+// the explanation needs.
+func evalConditions(e *schema.Entry, values map[string]any) (bool, []bool) {
+	results := make([]bool, len(e.Conditions))
+	trueCount := 0
+	for i, c := range e.Conditions {
+		if results[i] = EvalCondition(c, values); results[i] {
+			trueCount++
+		}
+	}
 	if len(e.Conditions) == 0 {
-		return true
+		return true, results
 	}
-	anyLogic := strings.EqualFold(e.ConditionLogic, "any")
-	for _, c := range e.Conditions {
-		ok := EvalCondition(c, values)
-		if anyLogic && ok {
-			return true
-		}
-		if !anyLogic && !ok {
-			return false
-		}
+	if strings.EqualFold(e.ConditionLogic, "any") {
+		return trueCount > 0, results
 	}
-	return !anyLogic
+	return trueCount == len(e.Conditions), results
 }
 
 // describeCondition is one condition as a sentence part, with the variable's
@@ -172,19 +179,15 @@ func conditionReasons(e *schema.Entry, values map[string]any, book *schema.Loreb
 		return true, nil
 	}
 	anyLogic := strings.EqualFold(e.ConditionLogic, "any")
+	holds, results := evalConditions(e, values)
 	var trueOnes, falseOnes []string
-	for _, c := range e.Conditions {
-		ok := EvalCondition(c, values)
-		d := describeCondition(c, ok, values, book, vars)
-		if ok {
+	for i, c := range e.Conditions {
+		d := describeCondition(c, results[i], values, book, vars)
+		if results[i] {
 			trueOnes = append(trueOnes, d)
 		} else {
 			falseOnes = append(falseOnes, d)
 		}
-	}
-	holds := len(falseOnes) == 0
-	if anyLogic {
-		holds = len(trueOnes) > 0
 	}
 	switch {
 	case holds && anyLogic:

@@ -47,9 +47,6 @@ func (b ExampleBlock) PreambleText() string {
 	return strings.Join(lines, "\n")
 }
 
-// Empty says the block holds nothing to send.
-func (b ExampleBlock) Empty() bool { return len(b.Preamble) == 0 && len(b.Turns) == 0 }
-
 // ParseExamples splits examples content into `<START>` blocks of user and
 // assistant turns. A line starting `{{user}}:` or one of userNames followed by
 // a colon is a user turn; `{{char}}:` or one of charNames, an assistant turn

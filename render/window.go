@@ -60,14 +60,8 @@ type CardSize struct {
 	Over   bool
 }
 
-// RequiredAlways sizes a lorebook's always-sent pieces with its manifest's
-// variable defaults; see Sizing.
-func RequiredAlways(book *schema.Lorebook, s schema.Settings, c tokenize.Counter) *Sizing {
-	return SizeUp(&Input{Book: book, Settings: s, Counter: c})
-}
-
-// SizeUp is RequiredAlways for a full Input (variables, seed); its transcript
-// is ignored.
+// SizeUp sizes a lorebook's always-sent pieces (see Sizing) for an Input's
+// variables and seed; its transcript is ignored.
 func SizeUp(in *Input) *Sizing {
 	local := *in
 	local.Transcript = &schema.Transcript{}

@@ -7,7 +7,7 @@ import (
 	"github.com/lorekit/lore/schema"
 )
 
-func TestRequiredAlways(t *testing.T) {
+func TestSizeUp(t *testing.T) {
 	c := counter(t)
 	entry := func(id, section, content string, always bool) *schema.Entry {
 		return &schema.Entry{ID: id, Name: id, Section: section, Content: content, Enabled: true,
@@ -22,7 +22,7 @@ func TestRequiredAlways(t *testing.T) {
 	}}
 	book.Entries[4].Enabled = false
 	s := settings(1000) // cap 700
-	sz := RequiredAlways(book, s, c)
+	sz := SizeUp(&Input{Book: book, Settings: s, Counter: c})
 	// 900 of entries + 5 of the [Start a new Chat] marker.
 	if sz.RequiredTotal != 905 || sz.RequiredCap != 700 {
 		t.Errorf("Required %d of cap %d, want 905 of 700", sz.RequiredTotal, sz.RequiredCap)

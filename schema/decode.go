@@ -86,11 +86,6 @@ func integer(n *yaml.Node) (int, bool) {
 	return int(f), true
 }
 
-func isNull(n *yaml.Node) bool {
-	n = resolve(n)
-	return n != nil && n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
-}
-
 func items(n *yaml.Node) []*yaml.Node {
 	n = resolve(n)
 	if n == nil || n.Kind != yaml.SequenceNode {
