@@ -134,3 +134,17 @@ func printErrors(w io.Writer, ds []diag.Diagnostic, color bool) error {
 	}
 	return pr.Print(w, diag.Sort(errs))
 }
+
+// diagPrinter is the printer for --format: SARIF carries every rule's
+// description and help link (validate's findings are lint's schema rule),
+// the other formats come from diag.
+func diagPrinter(format string, color bool) (diag.Printer, error) {
+	if format == "sarif" {
+		return &diag.SARIFPrinter{Rules: lint.RuleInfos(), Version: Version}, nil
+	}
+	pr, err := diag.NewPrinter(format, diag.Options{Color: color, Source: diag.FileSource()})
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	return pr, nil
+}

@@ -71,11 +71,9 @@ func runLint(iox *IO, opts *lintOptions, paths []string) error {
 	if err != nil {
 		return err
 	}
-	var pr diag.Printer
-	if opts.format == "sarif" {
-		pr = &diag.SARIFPrinter{Rules: lint.RuleInfos(), Version: Version}
-	} else if pr, err = diag.NewPrinter(opts.format, diag.Options{Color: on, Source: diag.FileSource()}); err != nil {
-		return usageErr("%v", err)
+	pr, err := diagPrinter(opts.format, on)
+	if err != nil {
+		return err
 	}
 
 	paths, err = expandPaths(paths, treeLorebook)

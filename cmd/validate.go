@@ -67,9 +67,9 @@ func runValidate(iox *IO, opts *validateOptions, paths []string) error {
 	default:
 		return usageErr("--kind must be auto, lorebook, transcript or vars, not %q", opts.kind)
 	}
-	pr, err := diag.NewPrinter(opts.format, diag.Options{Color: on, Source: diag.FileSource()})
+	pr, err := diagPrinter(opts.format, on)
 	if err != nil {
-		return usageErr("%v", err)
+		return err
 	}
 	paths, err = expandPaths(paths, treeLorebook, treeTranscript)
 	if err != nil {
