@@ -513,7 +513,11 @@ func (a *activator) recurse() {
 				if !st.byKeywords || c == p {
 					continue
 				}
-				if st.active != nil && (st.active.Level <= level || st.active.Level == level+1 && containsEntry(st.recParents, parent)) {
+				// A parent appears once per level and scan reports each entry once
+				// per text, so a repeated parent can only be the last one added:
+				// checking it keeps this linear when thousands of contents
+				// activate one entry.
+				if st.active != nil && (st.active.Level <= level || st.active.Level == level+1 && st.recParents[len(st.recParents)-1] == parent) {
 					continue
 				}
 				kw := quoteKW(a.keywordOf(tm.first))
@@ -549,15 +553,6 @@ func (a *activator) recurse() {
 		}
 		frontier = next
 	}
-}
-
-func containsEntry(list []*schema.Entry, e *schema.Entry) bool {
-	for _, x := range list {
-		if x == e {
-			return true
-		}
-	}
-	return false
 }
 
 // less orders entries as Active is sorted: section, level, position, id (and

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -426,5 +427,36 @@ func TestActivateFixtures(t *testing.T) {
 				t.Errorf("active:\n got: %s\nwant: %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestRecursionHub: thousands of constant entries whose contents all name one
+// entry make it a child of every one of them, each parent recorded once, at
+// level 1 (and in linear time: the check for a repeated parent is O(1)).
+func TestRecursionHub(t *testing.T) {
+	const n = 5000
+	book := &schema.Lorebook{Manifest: schema.Manifest{Name: "hub", Settings: schema.DefaultSettings()}}
+	for i := range n {
+		book.Entries = append(book.Entries, &schema.Entry{ID: fmt.Sprintf("c%05d", i), Section: schema.SectionChatHistory,
+			AlwaysSend: true, Enabled: true, Content: "the hub again", ConditionLogic: "all", SecondaryKeywordLogic: schema.AndAny})
+	}
+	book.Entries = append(book.Entries, &schema.Entry{ID: "hub", Section: schema.SectionChatHistory, Enabled: true,
+		Keywords: []schema.Keyword{{Text: "hub"}}, Content: "The hub.", ConditionLogic: "all", SecondaryKeywordLogic: schema.AndAny})
+	act := Activate(input(book, &schema.Transcript{}), 4)
+	var hub *Activated
+	for _, a := range act.Active {
+		if a.Entry.ID == "hub" {
+			hub = a
+		}
+	}
+	if hub == nil || hub.Level != 1 || len(hub.Parents) != n {
+		t.Fatalf("hub: %+v", hub)
+	}
+	seen := map[string]bool{}
+	for _, p := range hub.Parents {
+		if seen[p] {
+			t.Fatalf("parent %s recorded twice", p)
+		}
+		seen[p] = true
 	}
 }
