@@ -110,6 +110,7 @@ NovelAI, AI Dungeon, Agnai and RisuAI.`,
 		newExportCmd(iox),
 		newSchemaCmd(iox),
 		newInitCmd(iox),
+		newFmtCmd(iox),
 		newRulesCmd(iox),
 		newVersionCmd(iox),
 	)

@@ -1,0 +1,248 @@
+package cmd
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+	"gopkg.in/yaml.v3"
+
+	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/schema"
+)
+
+type fmtOptions struct {
+	write bool
+	check bool
+}
+
+func newFmtCmd(iox *IO) *cobra.Command {
+	opts := &fmtOptions{}
+	c := &cobra.Command{
+		Use:   "fmt PATH...",
+		Short: "Rewrite lore YAML/JSON files in one canonical layout",
+		Long: `fmt formats lore's own lorebook files: a single-file lorebook, a manifest, an
+entry file, or every file of a folder lorebook. It puts the keys of each entry in
+the order of the reference (id, name, content, role, ... lint, extensions, then
+any other key) and the manifest's keys likewise (entries last), writes
+multi-line strings as literal blocks (|), short keyword lists as [a, b], and
+indents by 2 spaces. YAML stays YAML and keeps its comments; JSON stays JSON.
+It never changes what a file says: default values you wrote stay.
+
+Before anything is printed or written, the formatted text is parsed and loaded
+again and compared with the original; if anything differs, fmt refuses (exit 2)
+and names the first difference. Files with YAML anchors or merge keys, and
+foreign formats (convert those with 'lore import'), are refused too.
+
+Without flags the formatted text goes to stdout (with a "# file: PATH" line
+before each file when there are several). -w rewrites the files that change,
+atomically, and lists them on stderr. --check writes nothing, lists the files
+that are not formatted and exits 1 if there are any (for CI and pre-commit).
+
+Exit codes: 0 done (or all formatted, with --check); 1 files not formatted
+(--check) or a lorebook with errors (printed; nothing is written); 2 bad usage,
+an unreadable file or a refusal.`,
+		Example: `  lore fmt book/entries/tavern.yaml
+  lore fmt -w book
+  lore fmt --check book world.yaml`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if opts.write && opts.check {
+				return usageErr("-w and --check cannot be used together")
+			}
+			return runFmt(iox, opts, args)
+		},
+	}
+	c.Flags().BoolVarP(&opts.write, "write", "w", false, "rewrite the files in place")
+	c.Flags().BoolVar(&opts.check, "check", false, "list files that are not formatted; exit 1 if any")
+	return c
+}
+
+// fmtTarget is one file to format and how its top level is read.
+type fmtTarget struct {
+	path string
+	role formats.SourceRole
+}
+
+// fmtResult is one formatted file.
+type fmtResult struct {
+	path      string
+	orig, out []byte
+}
+
+func runFmt(iox *IO, opts *fmtOptions, paths []string) error {
+	targets, code := fmtTargets(iox, paths)
+	if code != ExitOK {
+		return exitCode(code)
+	}
+	// Format everything before writing anything: one refusal writes nothing.
+	var results []fmtResult
+	refused := false
+	for _, t := range targets {
+		orig, out, err := formats.FormatFile(t.path, t.role)
+		if err != nil {
+			fmtReport(iox, t.path, err)
+			refused = true
+			continue
+		}
+		results = append(results, fmtResult{path: t.path, orig: orig, out: out})
+	}
+	if refused {
+		return exitCode(ExitUsage)
+	}
+	switch {
+	case opts.check:
+		dirty := false
+		for _, r := range results {
+			if !bytes.Equal(r.orig, r.out) {
+				fmt.Fprintln(iox.Stdout, r.path)
+				dirty = true
+			}
+		}
+		if dirty {
+			return exitCode(ExitFindings)
+		}
+	case opts.write:
+		for _, r := range results {
+			if bytes.Equal(r.orig, r.out) {
+				continue
+			}
+			if err := writeKeepingMode(r.path, r.out); err != nil {
+				return usageErr("%s: cannot write: %v", r.path, err)
+			}
+			fmt.Fprintf(iox.Stderr, "formatted %s\n", r.path)
+		}
+	default:
+		for _, r := range results {
+			if len(results) > 1 {
+				fmt.Fprintf(iox.Stdout, "# file: %s\n", r.path)
+			}
+			iox.Stdout.Write(r.out)
+		}
+	}
+	return nil
+}
+
+// fmtTargets loads every PATH (so that foreign formats, load errors and schema
+// errors are caught before formatting) and lists the files to format, each
+// once. It prints what is wrong and returns a non-zero exit code if anything is.
+func fmtTargets(iox *IO, paths []string) ([]fmtTarget, int) {
+	var targets []fmtTarget
+	seen := map[string]bool{}
+	add := func(p string, role formats.SourceRole) {
+		key := p
+		if abs, err := filepath.Abs(p); err == nil {
+			key = abs
+		}
+		if !seen[key] {
+			seen[key] = true
+			targets = append(targets, fmtTarget{path: p, role: role})
+		}
+	}
+	code := ExitOK
+	worse := func(c int) {
+		if c > code {
+			code = c
+		}
+	}
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			fmtReport(iox, p, &schema.ParseError{Pos: diag.Pos{File: p}, Msg: "no such file or folder"})
+			worse(ExitUsage)
+			continue
+		}
+		lb, ds, err := formats.Open(p)
+		if err != nil {
+			fmtReport(iox, p, err)
+			worse(ExitUsage)
+			continue
+		}
+		if lb.Format != "lore" {
+			fmt.Fprintf(iox.Stderr, "lore: %s is a %s file, not lore's own format: lore fmt leaves it alone; convert it with 'lore import %s -o book.yaml'\n", p, lb.Format, p)
+			worse(ExitUsage)
+			continue
+		}
+		if !st.IsDir() {
+			if root, _, err := schema.ParseFile(p); err == nil {
+				if k := fmtKind(p, root); k != schema.KindLorebook {
+					fmt.Fprintf(iox.Stderr, "lore: %s is a %s file: lore fmt formats lorebook files only\n", p, k)
+					worse(ExitUsage)
+					continue
+				}
+			}
+		}
+		if errs, _, _ := diag.Count(ds); errs > 0 {
+			pr, _ := diagPrinter("text", false)
+			var only []diag.Diagnostic
+			for _, d := range ds {
+				if d.Severity == diag.Error {
+					only = append(only, d)
+				}
+			}
+			pr.Print(iox.Stderr, only)
+			fmt.Fprintf(iox.Stderr, "lore: %s has errors; fix them before formatting (nothing was written)\n", p)
+			worse(ExitFindings)
+			continue
+		}
+		if !st.IsDir() {
+			add(p, formats.RoleAuto)
+			continue
+		}
+		// A folder lorebook: the manifest first (lb.Files' first file), then its
+		// entry files.
+		for i, f := range lb.Files {
+			role := formats.RoleEntries
+			if i == 0 {
+				role = formats.RoleManifest
+			}
+			add(f, role)
+		}
+	}
+	return targets, code
+}
+
+// fmtKind is schema.DetectKind, except that a list whose first item has an
+// id or a section is a list of entries even when it has a role (DetectKind
+// reads any list of mappings with role: as chat messages).
+func fmtKind(p string, root *yaml.Node) schema.Kind {
+	if root.Kind == yaml.SequenceNode && len(root.Content) > 0 && root.Content[0].Kind == yaml.MappingNode {
+		m := root.Content[0]
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if k := m.Content[i].Value; k == "id" || k == "section" {
+				return schema.KindLorebook
+			}
+		}
+	}
+	return schema.DetectKind(p, root)
+}
+
+// fmtReport prints a load error or a refusal.
+func fmtReport(iox *IO, path string, err error) {
+	var re *formats.RefusalError
+	if errors.As(err, &re) {
+		fmt.Fprintf(iox.Stderr, "lore: %v\n", err)
+		return
+	}
+	pr, _ := diagPrinter("text", false)
+	pr.Print(iox.Stderr, schema.ErrorDiagnostics(path, err))
+}
+
+// writeKeepingMode replaces path atomically and gives it back its permissions.
+func writeKeepingMode(path string, data []byte) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if err := formats.WriteFileAtomic(path, data); err != nil {
+		return err
+	}
+	if st.Mode().Perm() != 0o644 {
+		return os.Chmod(path, st.Mode().Perm())
+	}
+	return nil
+}

@@ -1,0 +1,645 @@
+package formats
+
+// Source formatting (lore fmt): lore's own YAML and JSON files rewritten in one
+// canonical layout. It works on the yaml.v3 node tree of the original text, so
+// comments travel with the keys they belong to, and it only reorders keys and
+// re-indents: values, quoting of single-line strings and comments are kept. Before
+// any text is returned it is parsed again and compared with the original, value
+// by value and through the loaded model, so a formatting bug refuses instead of
+// changing what a lorebook says.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/schema"
+)
+
+// SourceRole says how a file's top level is read: a folder's entry files are
+// entries whatever their keys, its manifest is a manifest; a file named on its
+// own is detected like schema.Load does.
+type SourceRole int
+
+const (
+	RoleAuto SourceRole = iota
+	RoleManifest
+	RoleEntries
+)
+
+// EntryKeyOrder is the order of an entry's keys in formatted output (SPEC §1),
+// followed by lint and extensions; other keys keep their order after these.
+var EntryKeyOrder = []string{
+	"id", "name", "content", "role", "apiRole", "section", "position", "enabled",
+	"alwaysSend", "keywords", "conditions", "conditionLogic", "depth", "matchWholeWords",
+	"secondaryKeywords", "secondaryKeywordLogic", "preventRecursion", "excludeRecursion",
+	"tags", "folderId", "lint", "extensions",
+}
+
+// ManifestKeyOrder is the order of a manifest's top-level keys (SPEC §2). Keys
+// not listed go after extensions and before entries, in their original order.
+var ManifestKeyOrder = []string{
+	"name", "description", "character", "settings", "variables", "persona", "format",
+	"presets", "transforms", "folders", "extensions",
+}
+
+// flowLists are the list-valued keys written in flow style ([a, b]) when short.
+var flowLists = map[string]bool{
+	"keywords": true, "secondaryKeywords": true, "tags": true, "presets": true, "ignore": true,
+}
+
+// flowWidth is the longest flow list (sum of item lengths plus separators).
+const flowWidth = 60
+
+// RefusalError is a file lore fmt will not format: it uses a construct the
+// formatter cannot keep (YAML anchors), or the formatted text would not say
+// what the original says (a formatter bug caught by the safety check).
+type RefusalError struct {
+	File string
+	Msg  string
+}
+
+func (e *RefusalError) Error() string { return e.File + ": " + e.Msg }
+
+// FormatFile formats the lore file at path. It returns the original bytes (as
+// read, without a byte-order mark) and the formatted ones. The error is a
+// *schema.ParseError (or several joined) for a file that does not load, and a
+// *RefusalError for one that fmt leaves alone.
+func FormatFile(path string, role SourceRole) (orig, out []byte, err error) {
+	root, data, err := schema.ParseFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, &schema.ParseError{Pos: diag.Pos{File: path}, Msg: err.Error()}
+	}
+	out, err = FormatSource(path, data, root, role)
+	if err != nil {
+		return raw, nil, err
+	}
+	if err := VerifyFormat(path, data, out); err != nil {
+		return raw, nil, err
+	}
+	return raw, out, nil
+}
+
+// FormatSource formats data (the text of path, already checked by
+// schema.ParseFile, whose root it is given) without verifying the result.
+func FormatSource(path string, data []byte, root *yaml.Node, role SourceRole) ([]byte, error) {
+	if schema.IsJSON(path, data) {
+		if anchored(root) {
+			return nil, &RefusalError{File: path, Msg: "uses YAML anchors or merge keys; lore fmt leaves it alone"}
+		}
+		reorderTop(root, role)
+		var b bytes.Buffer
+		srcJSON(&b, root, 0)
+		b.WriteByte('\n')
+		return b.Bytes(), nil
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return nil, &RefusalError{File: path, Msg: "cannot read the YAML document again"}
+	}
+	if anchored(&doc) {
+		return nil, &RefusalError{File: path, Msg: "uses YAML anchors or merge keys; lore fmt leaves it alone"}
+	}
+	reorderTop(doc.Content[0], role)
+	styleTree(doc.Content[0], "")
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(&doc); err != nil {
+		return nil, &RefusalError{File: path, Msg: "cannot write the formatted YAML: " + err.Error()}
+	}
+	if err := enc.Close(); err != nil {
+		return nil, &RefusalError{File: path, Msg: "cannot write the formatted YAML: " + err.Error()}
+	}
+	return b.Bytes(), nil
+}
+
+// anchored reports an anchor, an alias or a merge key anywhere in the tree.
+func anchored(n *yaml.Node) bool {
+	if n == nil {
+		return false
+	}
+	if n.Anchor != "" || n.Kind == yaml.AliasNode {
+		return true
+	}
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Value == "<<" && k.Tag == "!!merge" {
+				return true
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if anchored(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// reorderTop puts the keys of the file's entries and manifest in canonical order.
+func reorderTop(root *yaml.Node, role SourceRole) {
+	switch root.Kind {
+	case yaml.SequenceNode:
+		for _, c := range root.Content {
+			if c.Kind == yaml.MappingNode {
+				reorder(c, EntryKeyOrder, "")
+			}
+		}
+	case yaml.MappingNode:
+		isEntry := role == RoleEntries
+		if role == RoleAuto {
+			isEntry = !hasKey(root, "entries") && (hasKey(root, "id") || hasKey(root, "section") ||
+				hasKey(root, "content") || hasKey(root, "keywords"))
+		}
+		// The comment above the file's first key is the file's comment (a
+		// yaml-language-server modeline, a title): it stays at the top.
+		top := ""
+		if len(root.Content) > 0 {
+			top = root.Content[0].HeadComment
+			root.Content[0].HeadComment = ""
+		}
+		if isEntry {
+			reorder(root, EntryKeyOrder, "")
+		} else {
+			reorder(root, ManifestKeyOrder, "entries")
+			for i := 0; i+1 < len(root.Content); i += 2 {
+				if root.Content[i].Value == "entries" && root.Content[i+1].Kind == yaml.SequenceNode {
+					for _, c := range root.Content[i+1].Content {
+						if c.Kind == yaml.MappingNode {
+							reorder(c, EntryKeyOrder, "")
+						}
+					}
+				}
+			}
+		}
+		if len(root.Content) > 0 && top != "" {
+			k := root.Content[0]
+			if k.HeadComment != "" {
+				k.HeadComment = top + "\n" + k.HeadComment
+			} else {
+				k.HeadComment = top
+			}
+		}
+	}
+}
+
+func hasKey(m *yaml.Node, key string) bool {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return true
+		}
+	}
+	return false
+}
+
+// reorder sorts a mapping's pairs stably: keys of order first, in that order,
+// then the others as written, then last (when not "") at the very end.
+func reorder(m *yaml.Node, order []string, last string) {
+	rank := make(map[string]int, len(order)+1)
+	for i, k := range order {
+		rank[k] = i
+	}
+	if last != "" {
+		rank[last] = len(order) + 1
+	}
+	type pair struct {
+		k, v *yaml.Node
+		r    int
+	}
+	ps := make([]pair, 0, len(m.Content)/2)
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		r, ok := rank[m.Content[i].Value]
+		if !ok || m.Content[i].Kind != yaml.ScalarNode {
+			r = len(order)
+		}
+		ps = append(ps, pair{m.Content[i], m.Content[i+1], r})
+	}
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].r < ps[j].r })
+	for i, p := range ps {
+		m.Content[2*i], m.Content[2*i+1] = p.k, p.v
+	}
+}
+
+// styleTree sets the YAML styles fmt imposes: multi-line strings as literal
+// block scalars, short scalar keyword lists in flow style, long ones as blocks.
+// Everything else keeps the style it was written in. The choice depends only on
+// the values, so formatting formatted text changes nothing.
+func styleTree(n *yaml.Node, key string) {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.ShortTag() == "!!str" && strings.Contains(n.Value, "\n") {
+			n.Style = yaml.LiteralStyle
+		}
+	case yaml.SequenceNode:
+		if flowLists[key] {
+			if flowable(n) {
+				n.Style = yaml.FlowStyle
+			} else {
+				n.Style = 0
+			}
+		}
+		for _, c := range n.Content {
+			styleTree(c, "")
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			styleTree(n.Content[i], "")
+			styleTree(n.Content[i+1], n.Content[i].Value)
+		}
+	}
+}
+
+func flowable(seq *yaml.Node) bool {
+	if seq.HeadComment != "" || seq.LineComment != "" || seq.FootComment != "" {
+		return false
+	}
+	width := 0
+	for _, c := range seq.Content {
+		if c.Kind != yaml.ScalarNode || strings.Contains(c.Value, "\n") ||
+			c.HeadComment != "" || c.LineComment != "" || c.FootComment != "" ||
+			c.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+			return false
+		}
+		width += len(c.Value) + 2
+	}
+	return width <= flowWidth
+}
+
+// writeJSON writes a node tree from schema's JSON parser with 2-space
+// indentation, UTF-8 unescaped, keys in the order of the tree.
+func srcJSON(b *bytes.Buffer, n *yaml.Node, indent int) {
+	pad := func(d int) {
+		b.WriteByte('\n')
+		for i := 0; i < d; i++ {
+			b.WriteString("  ")
+		}
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		if len(n.Content) == 0 {
+			b.WriteString("{}")
+			return
+		}
+		b.WriteByte('{')
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			pad(indent + 1)
+			srcJSONString(b, n.Content[i].Value)
+			b.WriteString(": ")
+			srcJSON(b, n.Content[i+1], indent+1)
+		}
+		pad(indent)
+		b.WriteByte('}')
+	case yaml.SequenceNode:
+		if len(n.Content) == 0 {
+			b.WriteString("[]")
+			return
+		}
+		b.WriteByte('[')
+		for i, c := range n.Content {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			pad(indent + 1)
+			srcJSON(b, c, indent+1)
+		}
+		pad(indent)
+		b.WriteByte(']')
+	default:
+		switch n.ShortTag() {
+		case "!!int", "!!float", "!!bool", "!!null":
+			b.WriteString(n.Value) // JSON's own literal text, as written
+		default:
+			srcJSONString(b, n.Value)
+		}
+	}
+}
+
+func srcJSONString(b *bytes.Buffer, s string) {
+	var tmp bytes.Buffer
+	enc := json.NewEncoder(&tmp)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	b.Write(bytes.TrimSuffix(tmp.Bytes(), []byte("\n")))
+}
+
+// VerifyFormat checks that out says what orig says: the same values (every
+// key, at any depth, order aside), the same comments, and the same lorebook
+// once loaded. It returns a *RefusalError naming the first difference.
+func VerifyFormat(path string, orig, out []byte) error {
+	refuse := func(format string, args ...any) error {
+		return &RefusalError{File: path, Msg: "formatting would change the file (" + fmt.Sprintf(format, args...) + "); nothing was written. Please report this as a lore fmt bug"}
+	}
+	a, err := schema.ParseBytes(path, orig)
+	if err != nil {
+		return err
+	}
+	b, err := schema.ParseBytes(path, out)
+	if err != nil {
+		return refuse("the formatted text does not parse: %v", err)
+	}
+	if d := firstValueDiff(schema.ToValue(a), schema.ToValue(b), ""); d != "" {
+		return refuse("%s", d)
+	}
+	if !schema.IsJSON(path, orig) {
+		ca, cb := comments(orig), comments(out)
+		if d := diffComments(ca, cb); d != "" {
+			return refuse("%s", d)
+		}
+		if d := diffFullLineComments(orig, out); d != "" {
+			return refuse("%s", d)
+		}
+	}
+	la, err := loadBytes(path, orig)
+	if err != nil {
+		return err
+	}
+	lb, err := loadBytes(path, out)
+	if err != nil {
+		return refuse("the formatted text does not load: %v", err)
+	}
+	if d := DiffLorebooks(la, lb); d != "" {
+		return refuse("%s", d)
+	}
+	return nil
+}
+
+// loadBytes loads data as the file path would load on its own, through a
+// temporary copy with the same name (the name decides YAML or JSON and the
+// default lorebook name).
+func loadBytes(path string, data []byte) (*schema.Lorebook, error) {
+	dir, err := os.MkdirTemp("", "lore-fmt-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	p := filepath.Join(dir, filepath.Base(path))
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		return nil, err
+	}
+	lb, _, err := schema.Load(p)
+	if err != nil {
+		return nil, err
+	}
+	return lb, nil
+}
+
+// firstValueDiff compares decoded values and describes the first difference.
+func firstValueDiff(a, b any, at string) string {
+	name := at
+	if name == "" {
+		name = "the top level"
+	}
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			return fmt.Sprintf("%s: a mapping became %T", name, b)
+		}
+		keys := make([]string, 0, len(x)+len(y))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		for k := range y {
+			if _, ok := x[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			p := k
+			if at != "" {
+				p = at + "." + k
+			}
+			xv, xok := x[k]
+			yv, yok := y[k]
+			switch {
+			case !yok:
+				return fmt.Sprintf("%s: key lost", p)
+			case !xok:
+				return fmt.Sprintf("%s: key added", p)
+			}
+			if d := firstValueDiff(xv, yv, p); d != "" {
+				return d
+			}
+		}
+		return ""
+	case []any:
+		y, ok := b.([]any)
+		if !ok {
+			return fmt.Sprintf("%s: a list became %T", name, b)
+		}
+		if len(x) != len(y) {
+			return fmt.Sprintf("%s: %d items became %d", name, len(x), len(y))
+		}
+		for i := range x {
+			if d := firstValueDiff(x[i], y[i], fmt.Sprintf("%s[%d]", at, i)); d != "" {
+				return d
+			}
+		}
+		return ""
+	}
+	if !reflect.DeepEqual(a, b) {
+		return fmt.Sprintf("%s: %#v became %#v", name, a, b)
+	}
+	return ""
+}
+
+// comments lists every comment yaml.v3 attaches to a node, sorted.
+func comments(data []byte) []string {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil {
+		return nil
+	}
+	var out []string
+	var walk func(n *yaml.Node, depth int)
+	walk = func(n *yaml.Node, depth int) {
+		if n == nil || depth > schema.MaxDepth {
+			return
+		}
+		for _, c := range []string{n.HeadComment, n.LineComment, n.FootComment} {
+			for _, l := range strings.Split(c, "\n") {
+				if l = strings.TrimSpace(l); l != "" {
+					out = append(out, l)
+				}
+			}
+		}
+		for _, c := range n.Content {
+			walk(c, depth+1)
+		}
+	}
+	walk(&doc, 0)
+	sort.Strings(out)
+	return out
+}
+
+func diffComments(a, b []string) string {
+	for i := 0; i < len(a) || i < len(b); i++ {
+		switch {
+		case i >= len(a):
+			return fmt.Sprintf("comment %q added", b[i])
+		case i >= len(b):
+			return fmt.Sprintf("comment %q lost", a[i])
+		case a[i] != b[i]:
+			if a[i] < b[i] {
+				return fmt.Sprintf("comment %q lost", a[i])
+			}
+			return fmt.Sprintf("comment %q added", b[i])
+		}
+	}
+	return ""
+}
+
+// diffFullLineComments catches comments yaml.v3's parser itself does not
+// attach to a node: every line of orig that holds only a comment must still be
+// a line of out (as many times). A "#" line inside a block scalar counts on
+// both sides alike.
+func diffFullLineComments(orig, out []byte) string {
+	count := func(data []byte) map[string]int {
+		m := map[string]int{}
+		for _, l := range strings.Split(string(data), "\n") {
+			if t := strings.TrimSpace(l); strings.HasPrefix(t, "#") {
+				m[t]++
+			}
+		}
+		return m
+	}
+	a, b := count(orig), count(out)
+	keys := make([]string, 0, len(a))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if b[k] < a[k] {
+			return fmt.Sprintf("comment %q lost", k)
+		}
+	}
+	return ""
+}
+
+// DiffLorebooks compares two loaded lorebooks, positions aside (and which keys
+// were present, by name only), and describes the first difference, or returns
+// "" when they are the same.
+func DiffLorebooks(a, b *schema.Lorebook) string {
+	if d := diffValue(reflect.ValueOf(a.Manifest), reflect.ValueOf(b.Manifest), "manifest"); d != "" {
+		return d
+	}
+	if len(a.Entries) != len(b.Entries) {
+		return fmt.Sprintf("%d entries became %d", len(a.Entries), len(b.Entries))
+	}
+	for i := range a.Entries {
+		at := fmt.Sprintf("entry %d (id %q)", i+1, a.Entries[i].ID)
+		if d := diffValue(reflect.ValueOf(a.Entries[i]), reflect.ValueOf(b.Entries[i]), at); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+var (
+	posType    = reflect.TypeOf(diag.Pos{})
+	posMapType = reflect.TypeOf(map[string]diag.Pos{})
+)
+
+func diffValue(a, b reflect.Value, at string) string {
+	if a.IsValid() != b.IsValid() {
+		return at + ": set on one side only"
+	}
+	if !a.IsValid() {
+		return ""
+	}
+	if a.Type() != b.Type() {
+		return fmt.Sprintf("%s: %s became %s", at, a.Type(), b.Type())
+	}
+	switch {
+	case a.Type() == posType:
+		return ""
+	case a.Type() == posMapType:
+		if d := diffKeys(a, b); d != "" {
+			return at + ": " + d
+		}
+		return ""
+	}
+	switch a.Kind() {
+	case reflect.Func:
+		return "" // ContentLine: a position function
+	case reflect.Pointer, reflect.Interface:
+		if a.IsNil() != b.IsNil() {
+			return at + ": set on one side only"
+		}
+		if a.IsNil() {
+			return ""
+		}
+		return diffValue(a.Elem(), b.Elem(), at)
+	case reflect.Struct:
+		for i := 0; i < a.NumField(); i++ {
+			f := a.Type().Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			if d := diffValue(a.Field(i), b.Field(i), at+"."+f.Name); d != "" {
+				return d
+			}
+		}
+		return ""
+	case reflect.Slice:
+		if a.Len() != b.Len() {
+			return fmt.Sprintf("%s: %d items became %d", at, a.Len(), b.Len())
+		}
+		for i := 0; i < a.Len(); i++ {
+			if d := diffValue(a.Index(i), b.Index(i), fmt.Sprintf("%s[%d]", at, i)); d != "" {
+				return d
+			}
+		}
+		return ""
+	case reflect.Map:
+		if d := diffKeys(a, b); d != "" {
+			return at + ": " + d
+		}
+		keys := a.MapKeys()
+		sort.Slice(keys, func(i, j int) bool { return fmt.Sprint(keys[i]) < fmt.Sprint(keys[j]) })
+		for _, k := range keys {
+			if d := diffValue(a.MapIndex(k), b.MapIndex(k), fmt.Sprintf("%s[%v]", at, k)); d != "" {
+				return d
+			}
+		}
+		return ""
+	}
+	if !reflect.DeepEqual(a.Interface(), b.Interface()) {
+		return fmt.Sprintf("%s: %#v became %#v", at, a.Interface(), b.Interface())
+	}
+	return ""
+}
+
+// diffKeys compares the key sets of two maps with string keys.
+func diffKeys(a, b reflect.Value) string {
+	names := func(m reflect.Value) []string {
+		var s []string
+		for _, k := range m.MapKeys() {
+			s = append(s, fmt.Sprint(k.Interface()))
+		}
+		sort.Strings(s)
+		return s
+	}
+	x, y := names(a), names(b)
+	if !reflect.DeepEqual(x, y) {
+		return fmt.Sprintf("keys %v became %v", x, y)
+	}
+	return ""
+}
