@@ -86,6 +86,27 @@ func FormatFile(path string, role SourceRole) (orig, out []byte, err error) {
 	if err != nil {
 		return raw, nil, err
 	}
+	// yaml.v3 does not always place a comment where it read it from (a foot
+	// comment after an empty value moves up a line): formatting again until
+	// nothing moves makes fmt idempotent. Two more rounds settle every case
+	// seen; a file that still moves is refused rather than churned.
+	for round := 0; ; round++ {
+		r, err := schema.ParseBytes(path, out)
+		if err != nil {
+			return raw, nil, &RefusalError{File: path, Msg: "the formatted text does not parse: " + err.Error() + "; nothing was written. Please report this as a lore fmt bug"}
+		}
+		again, err := FormatSource(path, out, r, role)
+		if err != nil {
+			return raw, nil, err
+		}
+		if bytes.Equal(again, out) {
+			break
+		}
+		if round == 2 {
+			return raw, nil, &RefusalError{File: path, Msg: "the formatted text does not settle (a comment moves each time); lore fmt leaves it alone"}
+		}
+		out = again
+	}
 	if err := VerifyFormat(path, data, out); err != nil {
 		return raw, nil, err
 	}
@@ -227,7 +248,20 @@ func reorder(m *yaml.Node, order []string, last string) {
 		}
 		ps = append(ps, pair{m.Content[i], m.Content[i+1], r})
 	}
+	// yaml.v3 hangs a comment that follows a mapping on its last key: it stays
+	// at the end of the mapping, whichever key ends up last.
+	foot := ""
+	if n := len(ps); n > 0 {
+		foot, ps[n-1].k.FootComment = ps[n-1].k.FootComment, ""
+	}
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].r < ps[j].r })
+	if n := len(ps); n > 0 && foot != "" {
+		if k := ps[n-1].k; k.FootComment != "" {
+			k.FootComment += "\n" + foot
+		} else {
+			k.FootComment = foot
+		}
+	}
 	for i, p := range ps {
 		m.Content[2*i], m.Content[2*i+1] = p.k, p.v
 	}
