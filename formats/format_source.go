@@ -133,8 +133,13 @@ func FormatSource(path string, data []byte, root *yaml.Node, role SourceRole) ([
 	if anchored(&doc) {
 		return nil, &RefusalError{File: path, Msg: "uses YAML anchors or merge keys; lore fmt leaves it alone"}
 	}
+	blank := blankMarks(data, doc.Content[0])
 	reorderTop(doc.Content[0], role)
 	styleTree(doc.Content[0], "")
+	want := make([]bool, 0, len(blank))
+	for _, n := range spacedNodes(doc.Content[0]) {
+		want = append(want, blank[n])
+	}
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
@@ -144,7 +149,113 @@ func FormatSource(path string, data []byte, root *yaml.Node, role SourceRole) ([
 	if err := enc.Close(); err != nil {
 		return nil, &RefusalError{File: path, Msg: "cannot write the formatted YAML: " + err.Error()}
 	}
-	return b.Bytes(), nil
+	return addBlankLines(b.Bytes(), want), nil
+}
+
+// spacedNodes are the nodes that keep a blank line written before them: the
+// top-level keys of a mapping file and the entries of its entries: list, or
+// the items of a list file. yaml.v3 drops blank lines; without this, fmt would
+// squash a lorebook laid out with a blank line between entries.
+func spacedNodes(root *yaml.Node) []*yaml.Node {
+	var out []*yaml.Node
+	switch root.Kind {
+	case yaml.SequenceNode:
+		out = append(out, root.Content...)
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			out = append(out, root.Content[i])
+			if root.Content[i].Value == "entries" && root.Content[i+1].Kind == yaml.SequenceNode {
+				out = append(out, root.Content[i+1].Content...)
+			}
+		}
+	}
+	return out
+}
+
+// blankMarks says which spaced nodes have a blank line above them (above
+// their comment lines, if any) in data.
+func blankMarks(data []byte, root *yaml.Node) map[*yaml.Node]bool {
+	lines := strings.Split(string(data), "\n")
+	marks := map[*yaml.Node]bool{}
+	for _, n := range spacedNodes(root) {
+		l := n.Line - 2 // 0-based index of the line above
+		for l >= 0 && strings.HasPrefix(strings.TrimSpace(lines[l]), "#") {
+			l--
+		}
+		if l > 0 && l < len(lines) && strings.TrimSpace(lines[l]) == "" {
+			marks[n] = true
+		}
+	}
+	return marks
+}
+
+// addBlankLines puts a blank line above (the comments of) every spaced node
+// of out whose want is true, unless it starts its collection or a blank line
+// is there already. Only lines of comments at the node's own indentation are
+// stepped over, so a block scalar's text above is never split.
+func addBlankLines(out []byte, want []bool) []byte {
+	some := false
+	for _, w := range want {
+		some = some || w
+	}
+	if !some {
+		return out
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal(out, &doc) != nil || len(doc.Content) != 1 {
+		return out
+	}
+	nodes := spacedNodes(doc.Content[0])
+	if len(nodes) != len(want) {
+		return out
+	}
+	lines := strings.Split(string(out), "\n")
+	insert := map[int]bool{} // 0-based line indexes to put a blank line above
+	first := map[*yaml.Node]bool{}
+	if r := doc.Content[0]; r.Kind == yaml.SequenceNode && len(r.Content) > 0 {
+		first[r.Content[0]] = true
+	} else if r.Kind == yaml.MappingNode {
+		if len(r.Content) > 0 {
+			first[r.Content[0]] = true
+		}
+		for i := 0; i+1 < len(r.Content); i += 2 {
+			if r.Content[i].Value == "entries" && r.Content[i+1].Kind == yaml.SequenceNode && len(r.Content[i+1].Content) > 0 {
+				first[r.Content[i+1].Content[0]] = true
+			}
+		}
+	}
+	for i, n := range nodes {
+		if !want[i] || first[n] || n.Line < 2 || n.Line > len(lines) {
+			continue
+		}
+		indent := n.Column - 1
+		if n.Kind != yaml.ScalarNode { // a list item: its "- " is 2 columns left
+			indent -= 2
+		}
+		l := n.Line - 1
+		for l > 0 {
+			prev := lines[l-1]
+			t := strings.TrimLeft(prev, " ")
+			if !strings.HasPrefix(t, "#") || len(prev)-len(t) != indent {
+				break
+			}
+			l--
+		}
+		if l > 0 && strings.TrimSpace(lines[l-1]) != "" {
+			insert[l] = true
+		}
+	}
+	var b strings.Builder
+	for i, line := range lines {
+		if insert[i] {
+			b.WriteByte('\n')
+		}
+		b.WriteString(line)
+		if i < len(lines)-1 {
+			b.WriteByte('\n')
+		}
+	}
+	return []byte(b.String())
 }
 
 // anchored reports an anchor, an alias or a merge key anywhere in the tree.

@@ -80,6 +80,9 @@ func TestFormatLayout(t *testing.T) {
 		{"short keyword lists in flow style, 2-space indentation",
 			"- id: e\n  section: chat-history\n  content: x\n  keywords:\n      - a\n      - b\n",
 			[]string{"- id: e\n  content: x\n", "  keywords: [a, b]\n"}},
+		{"blank lines between entries and top-level keys are kept",
+			"name: N\n\nentries:\n  - id: a\n    section: examples\n    content: x\n\n  # b\n  - id: b\n    section: examples\n    content: y\n  - id: c\n    section: examples\n    content: z\n",
+			[]string{"name: N\n\nentries:\n", "section: examples\n\n  # b\n  - id: b\n", "section: examples\n  - id: c\n"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := fmtCopy(t, t.TempDir(), "e.yaml", []byte(tc.in))
