@@ -233,7 +233,11 @@ func fmtReport(iox *IO, path string, err error) {
 }
 
 // writeKeepingMode replaces path atomically and gives it back its permissions.
+// A symbolic link stays a link: its target is what gets rewritten.
 func writeKeepingMode(path string, data []byte) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return err

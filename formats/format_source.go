@@ -91,9 +91,11 @@ func FormatFile(path string, role SourceRole) (orig, out []byte, err error) {
 	// nothing moves makes fmt idempotent. Two more rounds settle every case
 	// seen; a file that still moves is refused rather than churned.
 	for round := 0; ; round++ {
-		r, err := schema.ParseBytes(path, out)
-		if err != nil {
-			return raw, nil, &RefusalError{File: path, Msg: "the formatted text does not parse: " + err.Error() + "; nothing was written. Please report this as a lore fmt bug"}
+		var r *yaml.Node // only JSON formatting needs schema's tree
+		if schema.IsJSON(path, out) {
+			if r, err = schema.ParseBytes(path, out); err != nil {
+				return raw, nil, &RefusalError{File: path, Msg: "the formatted text does not parse: " + err.Error() + "; nothing was written. Please report this as a lore fmt bug"}
+			}
 		}
 		again, err := FormatSource(path, out, r, role)
 		if err != nil {

@@ -3,6 +3,7 @@ package formats
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -292,4 +293,22 @@ func FuzzFmt(f *testing.F) {
 			t.Fatalf("not idempotent:\n%s\n--- again ---\n%s", out, again)
 		}
 	})
+}
+
+// BenchmarkFormatFile formats a generated 2,000-entry single-file lorebook
+// with comments and blank lines (format, settle, verify).
+func BenchmarkFormatFile(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("# big book\nname: Big\nentries:\n")
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&sb, "\n  # entry %d\n  - content: |-\n      Line one of %d.\n      Line two.\n    keywords: [k%d, kw%d]\n    section: chat-history\n    id: e%d  # id\n", i, i, i, i, i)
+	}
+	p := fmtCopy(b, b.TempDir(), "big.yaml", []byte(sb.String()))
+	b.SetBytes(int64(sb.Len()))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, _, err := FormatFile(p, RoleAuto); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
