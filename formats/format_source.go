@@ -508,7 +508,7 @@ func VerifyFormat(path string, orig, out []byte) error {
 		if d := diffComments(ca, cb); d != "" {
 			return refuse("%s", d)
 		}
-		if d := diffFullLineComments(orig, out); d != "" {
+		if d := diffFullLineComments(orig, out, schema.ToValue(a)); d != "" {
 			return refuse("%s", d)
 		}
 	}
@@ -654,9 +654,11 @@ func diffComments(a, b []string) string {
 
 // diffFullLineComments catches comments yaml.v3's parser itself does not
 // attach to a node: every line of orig that holds only a comment must still be
-// a line of out (as many times). A "#" line inside a block scalar counts on
-// both sides alike.
-func diffFullLineComments(orig, out []byte) string {
+// a line of out (as many times). Lines of string values that look like
+// comments ("# Title" in a block scalar) may be written differently (a
+// literal block whose text cannot stay one becomes a quoted string), so they
+// are not required: val is the decoded original.
+func diffFullLineComments(orig, out []byte, val any) string {
 	count := func(data []byte) map[string]int {
 		m := map[string]int{}
 		for _, l := range strings.Split(string(data), "\n") {
@@ -667,13 +669,35 @@ func diffFullLineComments(orig, out []byte) string {
 		return m
 	}
 	a, b := count(orig), count(out)
+	inText := map[string]int{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			for _, l := range strings.Split(x, "\n") {
+				if t := strings.TrimSpace(l); strings.HasPrefix(t, "#") {
+					inText[t]++
+				}
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			for k, e := range x {
+				walk(k)
+				walk(e)
+			}
+		}
+	}
+	walk(val)
 	keys := make([]string, 0, len(a))
 	for k := range a {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if b[k] < a[k] {
+		if b[k]+inText[k] < a[k] {
 			return fmt.Sprintf("comment %q lost", k)
 		}
 	}
