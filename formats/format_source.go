@@ -384,11 +384,22 @@ func reorder(m *yaml.Node, order []string, last string) {
 // block scalars, short scalar keyword lists in flow style, long ones as blocks.
 // Everything else keeps the style it was written in. The choice depends only on
 // the values, so formatting formatted text changes nothing.
-func styleTree(n *yaml.Node, key string) {
+func styleTree(n *yaml.Node, key string) { styleNode(n, key, false) }
+
+func styleNode(n *yaml.Node, key string, inFlow bool) {
 	switch n.Kind {
 	case yaml.ScalarNode:
-		if n.ShortTag() == "!!str" && strings.Contains(n.Value, "\n") {
+		switch {
+		case n.ShortTag() == "!!str" && strings.HasPrefix(n.Value, "\n"):
+			// yaml.v3 writes a literal block's leading empty line so that it
+			// reads back without it: quote such text.
+			n.Style = yaml.DoubleQuotedStyle
+		case n.ShortTag() == "!!str" && strings.Contains(n.Value, "\n"):
 			n.Style = yaml.LiteralStyle
+		case n.ShortTag() == "!!null" && n.Value == "" && inFlow:
+			// "{a, b: c}" has a null a; written back as "{a: , b: c}" it
+			// would read as an empty string.
+			n.Value = "null"
 		}
 	case yaml.SequenceNode:
 		if flowLists[key] {
@@ -398,13 +409,15 @@ func styleTree(n *yaml.Node, key string) {
 				n.Style = 0
 			}
 		}
+		inFlow = inFlow || n.Style&yaml.FlowStyle != 0
 		for _, c := range n.Content {
-			styleTree(c, "")
+			styleNode(c, "", inFlow)
 		}
 	case yaml.MappingNode:
+		inFlow = inFlow || n.Style&yaml.FlowStyle != 0
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			styleTree(n.Content[i], "")
-			styleTree(n.Content[i+1], n.Content[i].Value)
+			styleNode(n.Content[i], "", inFlow)
+			styleNode(n.Content[i+1], n.Content[i].Value, inFlow)
 		}
 	}
 }
@@ -670,6 +683,7 @@ func diffFullLineComments(orig, out []byte, val any) string {
 	}
 	a, b := count(orig), count(out)
 	inText := map[string]int{}
+	var texts []string
 	var walk func(v any)
 	walk = func(v any) {
 		switch x := v.(type) {
@@ -678,6 +692,9 @@ func diffFullLineComments(orig, out []byte, val any) string {
 				if t := strings.TrimSpace(l); strings.HasPrefix(t, "#") {
 					inText[t]++
 				}
+			}
+			if strings.Contains(x, "#") {
+				texts = append(texts, x)
 			}
 		case []any:
 			for _, e := range x {
@@ -697,11 +714,22 @@ func diffFullLineComments(orig, out []byte, val any) string {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if b[k]+inText[k] < a[k] {
+		if b[k]+inText[k] < a[k] && !containedIn(texts, k) {
 			return fmt.Sprintf("comment %q lost", k)
 		}
 	}
 	return ""
+}
+
+// containedIn reports whether a line of a multi-line quoted string (folded
+// into the value with a space) is part of one of texts.
+func containedIn(texts []string, line string) bool {
+	for _, t := range texts {
+		if strings.Contains(t, line) {
+			return true
+		}
+	}
+	return false
 }
 
 // DiffLorebooks compares two loaded lorebooks, positions aside (and which keys

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
@@ -314,4 +315,80 @@ func BenchmarkFormatFile(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestFormatMutations is a deterministic cousin of FuzzFmt that runs in every
+// `go test`: the fixtures and golden inputs with random small edits (comments
+// in odd places, blank lines, block indicators, swapped lines). Every edited
+// file that loads is refused or formatted to the same lorebook, idempotently.
+func TestFormatMutations(t *testing.T) {
+	n := 400
+	if testing.Short() {
+		n = 50
+	}
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "fmt", "*.in.yaml"))
+	more, _ := filepath.Glob(filepath.Join("..", "fixtures", "eldoria", "book", "*", "*.yaml"))
+	seeds = append(append(seeds, more...), filepath.Join("..", "fixtures", "eldoria", "book", "lorebook.yaml"),
+		filepath.Join("..", "fixtures", "sakura", "book.yaml"))
+	var inputs [][]byte
+	for _, s := range seeds {
+		if d, err := os.ReadFile(s); err == nil {
+			inputs = append(inputs, d)
+		}
+	}
+	toks := []string{"\n", " ", "  ", "#", "# c\n", "\n\n", "- ", ": ", "|", "|+", "|-", ">", "\"", "'",
+		"[", "]", "{", "}", ",", "\t", "  # x\n", "\n# foot\n", "\\n", "null", "~", "\n  \n"}
+	r := rand.New(rand.NewSource(1))
+	dir := t.TempDir()
+	p, p2 := filepath.Join(dir, "f.yaml"), filepath.Join(dir, "g", "f.yaml")
+	if err := os.MkdirAll(filepath.Dir(p2), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	formatted := 0
+	for i := 0; i < n; i++ {
+		d := append([]byte(nil), inputs[r.Intn(len(inputs))]...)
+		for k := 0; k < 1+r.Intn(3); k++ {
+			pos := r.Intn(len(d) + 1)
+			switch r.Intn(3) {
+			case 0:
+				d = append(d[:pos], append([]byte(toks[r.Intn(len(toks))]), d[pos:]...)...)
+			case 1:
+				d = append(d[:pos], d[min(len(d), pos+r.Intn(10)):]...)
+			case 2:
+				lines := bytes.Split(d, []byte("\n"))
+				a, b := r.Intn(len(lines)), r.Intn(len(lines))
+				lines[a], lines[b] = lines[b], lines[a]
+				d = bytes.Join(lines, []byte("\n"))
+			}
+		}
+		if err := os.WriteFile(p, d, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before, _, err := schema.Load(p)
+		if err != nil {
+			continue
+		}
+		_, out, err := FormatFile(p, RoleAuto)
+		if err != nil {
+			continue
+		}
+		formatted++
+		if err := os.WriteFile(p2, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		after, _, err := schema.Load(p2)
+		if err != nil {
+			t.Fatalf("formatted text does not load: %v\n%s\n--- formatted ---\n%s", err, d, out)
+		}
+		if df := DiffLorebooks(before, after); df != "" {
+			t.Fatalf("formatting changed the lorebook: %s\n%s\n--- formatted ---\n%s", df, d, out)
+		}
+		if _, again, err := FormatFile(p2, RoleAuto); err != nil || !bytes.Equal(again, out) {
+			t.Fatalf("not idempotent (%v):\n%s\n--- formatted ---\n%s\n--- again ---\n%s", err, d, out, again)
+		}
+	}
+	if formatted == 0 {
+		t.Fatal("no edited input was formatted: the test tests nothing")
+	}
+	t.Logf("%d of %d edited inputs formatted", formatted, n)
 }
