@@ -416,14 +416,29 @@ func styleNode(n *yaml.Node, key string, inFlow bool) {
 	case yaml.MappingNode:
 		inFlow = inFlow || n.Style&yaml.FlowStyle != 0
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			styleNode(n.Content[i], "", inFlow)
-			styleNode(n.Content[i+1], n.Content[i].Value, inFlow)
+			k, v := n.Content[i], n.Content[i+1]
+			styleNode(k, "", inFlow)
+			styleNode(v, k.Value, inFlow)
+			// "keywords: # note" above a block list hangs the comment on the
+			// key; yaml.v3 writes a key's line comment after a flow value's
+			// next line. On the value it stays on the key's line.
+			// Read back, the comment is the flow value's; a block value's line
+			// comment goes back on the key, where yaml.v3 writes it in place.
+			if v.Kind == yaml.SequenceNode || v.Kind == yaml.MappingNode {
+				flow := v.Style&yaml.FlowStyle != 0
+				switch {
+				case flow && k.LineComment != "" && v.LineComment == "":
+					v.LineComment, k.LineComment = k.LineComment, ""
+				case !flow && v.LineComment != "" && k.LineComment == "":
+					k.LineComment, v.LineComment = v.LineComment, ""
+				}
+			}
 		}
 	}
 }
 
 func flowable(seq *yaml.Node) bool {
-	if seq.HeadComment != "" || seq.LineComment != "" || seq.FootComment != "" {
+	if seq.HeadComment != "" || seq.FootComment != "" {
 		return false
 	}
 	width := 0
@@ -522,6 +537,9 @@ func VerifyFormat(path string, orig, out []byte) error {
 			return refuse("%s", d)
 		}
 		if d := diffFullLineComments(orig, out, schema.ToValue(a)); d != "" {
+			return refuse("%s", d)
+		}
+		if d := diffLineComments(lineComments(orig), lineComments(out)); d != "" {
 			return refuse("%s", d)
 		}
 	}
@@ -660,6 +678,79 @@ func diffComments(a, b []string) string {
 				return fmt.Sprintf("comment %q lost", a[i])
 			}
 			return fmt.Sprintf("comment %q added", b[i])
+		}
+	}
+	return ""
+}
+
+// lineComments maps each end-of-line comment ("key: value # note") to the
+// path of the value it follows ("entries[2].keywords"), whether yaml.v3 hangs
+// it on the key or on the value: a line comment must stay on its line.
+func lineComments(data []byte) map[string]string {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil {
+		return nil
+	}
+	out := map[string]string{}
+	add := func(path, c string) {
+		if c = strings.TrimSpace(c); c != "" {
+			if out[path] != "" {
+				c = out[path] + "\n" + c
+			}
+			out[path] = c
+		}
+	}
+	var walk func(n *yaml.Node, path string, depth int)
+	walk = func(n *yaml.Node, path string, depth int) {
+		if n == nil || depth > schema.MaxDepth {
+			return
+		}
+		switch n.Kind {
+		case yaml.DocumentNode:
+			for _, c := range n.Content {
+				walk(c, path, depth+1)
+			}
+		case yaml.MappingNode:
+			add(path, n.LineComment)
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				p := path + "." + n.Content[i].Value
+				add(p, n.Content[i].LineComment)
+				walk(n.Content[i+1], p, depth+1)
+			}
+		case yaml.SequenceNode:
+			add(path, n.LineComment)
+			for i, c := range n.Content {
+				walk(c, fmt.Sprintf("%s[%d]", path, i), depth+1)
+			}
+		default:
+			add(path, n.LineComment)
+		}
+	}
+	walk(&doc, "", 0)
+	return out
+}
+
+func diffLineComments(a, b map[string]string) string {
+	keys := make([]string, 0, len(a))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if a[k] != b[k] {
+			where := strings.TrimPrefix(k, ".")
+			if where == "" {
+				where = "the top level"
+			}
+			if a[k] == "" {
+				return fmt.Sprintf("comment %q moved to %s", b[k], where)
+			}
+			return fmt.Sprintf("comment %q of %s moved", a[k], where)
 		}
 	}
 	return ""

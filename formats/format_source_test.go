@@ -85,6 +85,9 @@ func TestFormatLayout(t *testing.T) {
 		{"a literal block that cannot stay one is quoted, its # line is no comment",
 			"id: a\nsection: examples\ncontent: |\n  # Title \n  text\n",
 			[]string{"content: \"# Title \\ntext\\n\"\n"}},
+		{"a line comment stays on its line when a list becomes flow",
+			"id: e\nsection: chat-history\ncontent: x\nkeywords: # the main ones\n  - a\n  - b\ndepth: 2\n",
+			[]string{"keywords: [a, b] # the main ones\ndepth: 2\n"}},
 		{"blank lines between entries and top-level keys are kept",
 			"name: N\n\nentries:\n  - id: a\n    section: examples\n    content: x\n\n  # b\n  - id: b\n    section: examples\n    content: y\n  - id: c\n    section: examples\n    content: z\n",
 			[]string{"name: N\n\nentries:\n", "section: examples\n\n  # b\n  - id: b\n", "section: examples\n  - id: c\n"}},
@@ -132,6 +135,7 @@ func TestVerifyFormatNamesFirstDifference(t *testing.T) {
 		{"id: e\nsection: chat-history\ncontent: x # note\nkeywords: [a]\n", "keywords: 2 items became 1"},
 		{"id: e\nsection: chat-history\ncontent: x # note\nkeywords: [a, b]\ndepth: 1\n", "depth: key added"},
 		{"id: e\nsection: chat-history\ncontent: x\nkeywords: [a, b]\n", `comment "# note" lost`},
+		{"id: e\nsection: chat-history # note\ncontent: x\nkeywords: [a, b]\n", `comment "# note" of content moved`},
 		{"id: e\nsection: chat-history\ncontent: x # note\nkeywords: [a, b]\n", ""},
 	} {
 		err := VerifyFormat("dir/e.yaml", []byte(orig), []byte(tc.out))
