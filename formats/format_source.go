@@ -589,17 +589,7 @@ func firstValueDiff(a, b any, at string) string {
 		if !ok {
 			return fmt.Sprintf("%s: a mapping became %T", name, b)
 		}
-		keys := make([]string, 0, len(x)+len(y))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		for k := range y {
-			if _, ok := x[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range unionKeys(x, y) {
 			p := k
 			if at != "" {
 				p = at + "." + k
@@ -731,17 +721,7 @@ func lineComments(data []byte) map[string]string {
 }
 
 func diffLineComments(a, b map[string]string) string {
-	keys := make([]string, 0, len(a))
-	for k := range a {
-		keys = append(keys, k)
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range unionKeys(a, b) {
 		if a[k] != b[k] {
 			where := strings.TrimPrefix(k, ".")
 			if where == "" {
@@ -932,4 +912,20 @@ func diffKeys(a, b reflect.Value) string {
 		return fmt.Sprintf("keys %v became %v", x, y)
 	}
 	return ""
+}
+
+// unionKeys is every key of a or b, sorted, so differences are reported in a
+// stable order.
+func unionKeys[V any](a, b map[string]V) []string {
+	keys := make([]string, 0, len(a)+len(b))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
 }
