@@ -86,6 +86,14 @@ func integer(n *yaml.Node) (int, bool) {
 	return int(f), true
 }
 
+// set stores conv(n) in *dst when n holds a value of that type, and leaves
+// the default there otherwise (the schema check reports the wrong type).
+func set[T any](dst *T, n *yaml.Node, conv func(*yaml.Node) (T, bool)) {
+	if v, ok := conv(n); ok {
+		*dst = v
+	}
+}
+
 func items(n *yaml.Node) []*yaml.Node {
 	n = resolve(n)
 	if n == nil || n.Kind != yaml.SequenceNode {
@@ -141,21 +149,15 @@ func (d *decoder) entry(n *yaml.Node) *Entry {
 				d.contentPos(e, v)
 			}
 		case "role":
-			if s, ok := str(v); ok {
-				e.Role = s
-			}
+			set(&e.Role, v, str)
 		case "apiRole":
-			if s, ok := str(v); ok {
-				e.APIRole = s
-			}
+			set(&e.APIRole, v, str)
 		case "section":
 			e.Section, _ = str(v)
 		case "position":
 			e.Position, _ = integer(v)
 		case "enabled":
-			if b, ok := boolean(v); ok {
-				e.Enabled = b
-			}
+			set(&e.Enabled, v, boolean)
 		case "alwaysSend":
 			alwaysSend = v // applied once the section is known
 		case "keywords":
@@ -165,9 +167,7 @@ func (d *decoder) entry(n *yaml.Node) *Entry {
 				e.Conditions = append(e.Conditions, d.condition(c))
 			}
 		case "conditionLogic":
-			if s, ok := str(v); ok {
-				e.ConditionLogic = s
-			}
+			set(&e.ConditionLogic, v, str)
 		case "depth":
 			if i, ok := integer(v); ok {
 				e.Depth = &i
@@ -177,9 +177,7 @@ func (d *decoder) entry(n *yaml.Node) *Entry {
 		case "secondaryKeywords":
 			e.SecondaryKeywords = d.keywords(v)
 		case "secondaryKeywordLogic":
-			if s, ok := str(v); ok {
-				e.SecondaryKeywordLogic = s
-			}
+			set(&e.SecondaryKeywordLogic, v, str)
 		case "preventRecursion":
 			e.PreventRecursion, _ = boolean(v)
 		case "excludeRecursion":
@@ -209,9 +207,7 @@ func (d *decoder) entry(n *yaml.Node) *Entry {
 		}
 	}
 	e.AlwaysSend = DefaultAlwaysSend(e.Section)
-	if b, ok := boolean(alwaysSend); ok {
-		e.AlwaysSend = b
-	}
+	set(&e.AlwaysSend, alwaysSend, boolean)
 	if e.Name == "" {
 		e.Name = e.ID
 	}
@@ -359,7 +355,15 @@ func escapeLen(b []byte) (int, rune) {
 		}
 		return r, true
 	}
-	width := map[byte]int{'x': 2, 'u': 4, 'U': 8}[b[0]]
+	width := 0
+	switch b[0] {
+	case 'x':
+		width = 2
+	case 'u':
+		width = 4
+	case 'U':
+		width = 8
+	}
 	if width == 0 || len(b) < 1+width {
 		r, _ := utf8.DecodeRune(b)
 		if r == 'N' || r == '_' {
@@ -488,25 +492,15 @@ func (d *decoder) settings(n *yaml.Node) Settings {
 		s.Fields[p.Key] = d.pos(v)
 		switch p.Key {
 		case "contextTokens":
-			if i, ok := integer(v); ok {
-				s.ContextTokens = i
-			}
+			set(&s.ContextTokens, v, integer)
 		case "responseReserve":
-			if i, ok := integer(v); ok {
-				s.ResponseReserve = i
-			}
+			set(&s.ResponseReserve, v, integer)
 		case "tokenizer":
-			if t, ok := str(v); ok {
-				s.Tokenizer = t
-			}
+			set(&s.Tokenizer, v, str)
 		case "requiredCap":
-			if f, ok := number(v); ok {
-				s.RequiredCap = f
-			}
+			set(&s.RequiredCap, v, number)
 		case "recursionLimit":
-			if i, ok := integer(v); ok {
-				s.RecursionLimit = i
-			}
+			set(&s.RecursionLimit, v, integer)
 		case "shares":
 			for _, sp := range d.fields(v) {
 				s.Fields["shares."+sp.Key] = d.pos(sp.Value)
@@ -536,9 +530,7 @@ func (d *decoder) variable(n *yaml.Node) Variable {
 		case "id":
 			v.ID, _ = str(p.Value)
 		case "type":
-			if s, ok := str(p.Value); ok {
-				v.Type = s
-			}
+			set(&v.Type, p.Value, str)
 		case "default":
 			v.Default = ToValue(p.Value)
 		case "description":
