@@ -361,6 +361,14 @@ func settingsNode(s schema.Settings) *yaml.Node {
 	if s.RecursionLimit != d.RecursionLimit {
 		addPair(m, "recursionLimit", intNode(s.RecursionLimit))
 	}
+	if s.Engine != "" {
+		addPair(m, "engine", strNode(s.Engine))
+	}
+	for _, name := range []string{"yumina", "sillytavern"} {
+		if obj, ok := s.Engines[name]; ok {
+			addPair(m, name, valueNode(obj, false))
+		}
+	}
 	if len(m.Content) == 0 {
 		return nil
 	}

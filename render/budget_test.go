@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -485,52 +484,6 @@ func TestReportJSONContract(t *testing.T) {
 	}
 }
 
-// TestReportText is a golden test of the text table (go test -update).
-func TestReportText(t *testing.T) {
-	c := counter(t)
-	pieces := []Piece{
-		{Section: budgetSystemPresets, Key: "preset:fiction-mode", Content: tok("fict", 300), Message: -1},
-		req(budgetPlotEssentials, "plot-essentials", 900),
-		{Step: 4, Content: "[Example Chat]", Message: -1},
-		req(budgetExamples, "seraphina-examples", 200),
-		card("tavern", 300, Activated{Entry: &schema.Entry{}, LastMessage: 9, Hits: 2}),
-		card("silver-order", 900, Activated{Entry: &schema.Entry{}, LastMessage: 8}),
-		{Step: 7, Content: "[Start a new Chat]", Message: -1},
-		req(budgetSummary, "summary", 100),
-		{Step: 9, Content: "[Memory]", Message: -1},
-		mem(0, 30, "Ari owes Maren"), mem(1, 30, "bridge"),
-	}
-	for i := range 9 {
-		pieces = append(pieces, msg(i, 150, false))
-	}
-	pieces = append(pieces, msg(9, 80, true), req(budgetFrontMemory, "front-memory", 40), req(budgetPostHistory, "author-note", 150))
-	s := settings(4096)
-	s.ResponseReserve = 1024
-	_, r := Budget(pieces, s, c)
-	var buf bytes.Buffer
-	if err := r.WriteText(&buf, false); err != nil {
-		t.Fatal(err)
-	}
-	golden := filepath.Join("testdata", "budget", "report.txt")
-	if updating() {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if buf.String() != string(want) {
-		t.Errorf("text report changed (go test ./render -run TestReportText -update):\n%s", buf.String())
-	}
-	var col bytes.Buffer
-	_ = r.WriteText(&col, true)
-	if !strings.Contains(col.String(), "\x1b[") {
-		t.Error("color=true printed no colour")
-	}
-}
-
 // TestBudgetFixtureCounts pins the report for pieces made of the Eldoria
 // fixture's texts, counted with the real default tokenizer.
 func TestBudgetFixtureCounts(t *testing.T) {
@@ -599,24 +552,6 @@ func BenchmarkBudget(b *testing.B) {
 				Budget(pieces, s, c)
 			}
 		})
-	}
-}
-
-func TestGroupNotes(t *testing.T) {
-	notes := []Note{
-		{Key: "ex", Tokens: 10, Why: "over"}, {Key: "ex", Tokens: 5, Why: "over"},
-		{Key: "a", Tokens: 3, Why: "no room"}, {Key: "b", Tokens: 4, Why: "no room"},
-		{Key: "m:0", Tokens: 1, Why: "old"}, {Key: "m:1", Tokens: 1, Why: "old"}, {Key: "m:2", Tokens: 1, Why: "old"}, {Key: "m:3", Tokens: 1, Why: "old"},
-		{Key: "big", Tokens: 9, Kept: 4, Cut: true, Why: "cut"},
-	}
-	want := []string{
-		"ex (2 pieces, 15 tokens) left out: over",
-		"a, b (2 pieces, 7 tokens) left out: no room",
-		"m:0 … m:3 (4 pieces, 4 tokens) left out: old",
-		"big cut 9 → 4 tokens: cut",
-	}
-	if got := groupNotes(notes); !slices.Equal(got, want) {
-		t.Errorf("groupNotes\n got %q\nwant %q", got, want)
 	}
 }
 

@@ -1,4 +1,4 @@
-package render
+package output
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/lorekit/lore/engine/lore"
+	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
 )
@@ -28,7 +30,7 @@ func goldenUpdate() bool {
 }
 
 // fixture loads one of the repository's fixtures as `lore render` would.
-func fixture(t testing.TB, name string) *Input {
+func fixture(t testing.TB, name string) *render.Input {
 	t.Helper()
 	dir := filepath.Join("..", "fixtures", name)
 	bookPath := filepath.Join(dir, "book")
@@ -46,7 +48,7 @@ func fixture(t testing.TB, name string) *Input {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := &Input{Book: book, Transcript: tr, Settings: book.Manifest.Settings}
+	in := &render.Input{Book: book, Transcript: tr, Settings: book.Manifest.Settings}
 	if vars, _, err := schema.LoadVars(filepath.Join(dir, "vars.yaml")); err == nil {
 		in.Vars = vars.Values
 	}
@@ -58,9 +60,9 @@ func fixture(t testing.TB, name string) *Input {
 	return in
 }
 
-func renderTo(t testing.TB, in *Input, format string, o OutputOptions) []byte {
+func renderTo(t testing.TB, in *render.Input, format string, o OutputOptions) []byte {
 	t.Helper()
-	res, err := Render(in)
+	res, err := lore.Render(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +132,7 @@ func TestGoldenOutputs(t *testing.T) {
 
 func TestGoldenExplain(t *testing.T) {
 	in := fixture(t, "eldoria")
-	res, err := Render(in)
+	res, err := lore.Render(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +196,7 @@ func TestJSONContract(t *testing.T) {
 	}
 	last := 0
 	for i, m := range doc.Messages {
-		if m.Step < last || m.Step < 1 || m.Step > 13 || m.Step == StepBreakpoint {
+		if m.Step < last || m.Step < 1 || m.Step > 13 || m.Step == render.StepBreakpoint {
 			t.Errorf("message %d: step %d after %d", i, m.Step, last)
 		}
 		last = m.Step
@@ -268,7 +270,7 @@ func TestAnthropicShape(t *testing.T) {
 }
 
 func TestAnthropicEdgeCases(t *testing.T) {
-	w := func(r *Result) string {
+	w := func(r *render.Result) string {
 		var b bytes.Buffer
 		if err := (anthropicOutput{}).Write(&b, r); err != nil {
 			t.Fatal(err)
@@ -282,14 +284,14 @@ func TestAnthropicEdgeCases(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		r    *Result
+		r    *render.Result
 		want string
 	}{
-		{"empty", &Result{Breakpoint: -1}, `{"messages":[]}`},
-		{"assistant first gets a user turn before it", &Result{Breakpoint: 0, Messages: []Message{
+		{"empty", &render.Result{Breakpoint: -1}, `{"messages":[]}`},
+		{"assistant first gets a user turn before it", &render.Result{Breakpoint: 0, Messages: []render.Message{
 			{Role: "assistant", Content: "hi", Step: 1}, {Role: "user", Content: "yo", Step: 10}}},
 			`{"messages":[{"content":[{"text":"[Start]","type":"text"}],"role":"user"},{"content":[{"cache_control":{"type":"ephemeral"},"text":"hi","type":"text"}],"role":"assistant"},{"content":[{"text":"yo","type":"text"}],"role":"user"}]}`},
-		{"later system messages become user blocks; empty ones are skipped", &Result{Breakpoint: 1, Messages: []Message{
+		{"later system messages become user blocks; empty ones are skipped", &render.Result{Breakpoint: 1, Messages: []render.Message{
 			{Role: "system", Content: "sys", Step: 1}, {Role: "system", Content: " ", Step: 1},
 			{Role: "system", Content: "card", Step: 6}, {Role: "user", Content: "u", Step: 10}}},
 			`{"messages":[{"content":[{"text":"card","type":"text"},{"text":"u","type":"text"}],"role":"user"}],"system":[{"cache_control":{"type":"ephemeral"},"text":"sys","type":"text"}]}`},

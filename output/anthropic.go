@@ -1,8 +1,10 @@
-package render
+package output
 
 import (
 	"io"
 	"strings"
+
+	"github.com/lorekit/lore/render"
 )
 
 // anthropicOutput is a Messages API request body without the model:
@@ -38,14 +40,14 @@ type anthropicMessage struct {
 	Content []*anthropicBlock `json:"content"`
 }
 
-func (anthropicOutput) Write(w io.Writer, r *Result) error {
+func (anthropicOutput) Write(w io.Writer, r *render.Result) error {
 	var system []*anthropicBlock
 	var msgs []*anthropicMessage
 	var last *anthropicBlock // the block of the latest non-empty message
 	inSystem := true
 	for i, m := range r.Messages {
-		isMarker := m.Content == MarkerExampleChat || m.Content == MarkerStartChat
-		if inSystem && (m.Role != "system" || isMarker || m.Step >= StepBreakpoint) {
+		isMarker := m.Content == render.MarkerExampleChat || m.Content == render.MarkerStartChat
+		if inSystem && (m.Role != "system" || isMarker || m.Step >= render.StepBreakpoint) {
 			inSystem = false
 		}
 		if strings.TrimSpace(m.Content) != "" {

@@ -1,10 +1,11 @@
-package render
+package lore
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -111,7 +112,7 @@ func runActivate(t *testing.T, c actCase) *Activation {
 	if window == 0 {
 		window = len(tr.Messages)
 	}
-	return Activate(&Input{Book: book, Transcript: tr, Vars: c.vars, Settings: s}, window)
+	return Activate(&render.Input{Book: book, Transcript: tr, Vars: c.vars, Settings: s}, window)
 }
 
 func actInt(n int) *int { return &n }
@@ -241,7 +242,7 @@ func TestActivateOrderHitsParents(t *testing.T) {
 	if got, want := actSummary(act), "sys@always early@message:1 a-card@message:2 z-card@message:2 maren@entry:early/1 post@always"; got != want {
 		t.Fatalf("order = %q, want %q", got, want)
 	}
-	byID := map[string]*Activated{}
+	byID := map[string]*render.Activated{}
 	for _, x := range act.Active {
 		byID[x.Entry.ID] = x
 	}
@@ -309,7 +310,7 @@ func TestActivateTransformsBeforeScanning(t *testing.T) {
 	book := &schema.Lorebook{Entries: []*schema.Entry{actEntry("a", schema.SectionChatHistory, withKeys("tavern"))}}
 	book.Manifest.Transforms = []schema.Transform{{Pattern: `(?s)<status>.*?</status>`, MinDepth: actInt(1)}}
 	tr := actChat("<status>tavern</status> hi", "later")
-	in := &Input{Book: book, Transcript: tr, Settings: schema.DefaultSettings()}
+	in := &render.Input{Book: book, Transcript: tr, Settings: schema.DefaultSettings()}
 	if got := actSummary(Activate(in, 2)); got != "" {
 		t.Errorf("transformed-away keyword activated: %q", got)
 	}
@@ -324,12 +325,12 @@ func TestActivateTransformsBeforeScanning(t *testing.T) {
 }
 
 func TestActivateNilSafety(t *testing.T) {
-	act := Activate(&Input{}, 4)
+	act := Activate(&render.Input{}, 4)
 	if len(act.Active) != 0 || len(act.Why) != 0 {
 		t.Errorf("empty input: %+v", act)
 	}
 	book := &schema.Lorebook{Entries: []*schema.Entry{actEntry("a", schema.SectionChatHistory, withKeys("x"))}}
-	if got := actSummary(Activate(&Input{Book: book}, 10)); got != "" {
+	if got := actSummary(Activate(&render.Input{Book: book}, 10)); got != "" {
 		t.Errorf("no transcript: %q", got)
 	}
 }
@@ -387,7 +388,7 @@ func TestSnippet(t *testing.T) {
 
 func TestActivateNilEntry(t *testing.T) {
 	book := &schema.Lorebook{Entries: []*schema.Entry{nil, actEntry("a", schema.SectionSystemPresets, withContent("{{char}}"))}}
-	act := Activate(&Input{Book: book, Transcript: actChat("x")}, 1)
+	act := Activate(&render.Input{Book: book, Transcript: actChat("x")}, 1)
 	if got := actSummary(act); got != "a@always" {
 		t.Errorf("got %q", got)
 	}
@@ -400,9 +401,9 @@ func TestActivateFixtures(t *testing.T) {
 		window                 int
 		want                   string
 	}{
-		{"../fixtures/eldoria/book", "../fixtures/eldoria/transcript.yaml", "../fixtures/eldoria/vars.yaml", 4,
+		{"../../fixtures/eldoria/book", "../../fixtures/eldoria/transcript.yaml", "../../fixtures/eldoria/vars.yaml", 4,
 			"seraphina@always world-overview@always narrator-rules@always seraphina-examples@always old-maren@message:4 silver-order@message:5 sleeping-stag@message:3 whisperwood@always greeting@always status-format@always"},
-		{"../fixtures/sakura/book.yaml", "../fixtures/sakura/transcript.yaml", "", 4,
+		{"../../fixtures/sakura/book.yaml", "../../fixtures/sakura/transcript.yaml", "", 4,
 			"chiyo@always chiyo-examples@always ryokan@message:1 sakura-tree@message:1"},
 	}
 	for _, tt := range tests {
@@ -415,7 +416,7 @@ func TestActivateFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			in := &Input{Book: book, Transcript: tr, Settings: book.Manifest.Settings}
+			in := &render.Input{Book: book, Transcript: tr, Settings: book.Manifest.Settings}
 			if tt.vars != "" {
 				v, _, err := schema.LoadVars(tt.vars)
 				if err != nil {
@@ -443,7 +444,7 @@ func TestRecursionHub(t *testing.T) {
 	book.Entries = append(book.Entries, &schema.Entry{ID: "hub", Section: schema.SectionChatHistory, Enabled: true,
 		Keywords: []schema.Keyword{{Text: "hub"}}, Content: "The hub.", ConditionLogic: "all", SecondaryKeywordLogic: schema.AndAny})
 	act := Activate(input(book, &schema.Transcript{}), 4)
-	var hub *Activated
+	var hub *render.Activated
 	for _, a := range act.Active {
 		if a.Entry.ID == "hub" {
 			hub = a

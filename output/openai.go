@@ -1,6 +1,10 @@
-package render
+package output
 
-import "io"
+import (
+	"io"
+
+	"github.com/lorekit/lore/render"
+)
 
 // openaiOutput is a Chat Completions request body without the model:
 // {"messages": [{"role", "content"}]}. It prints the object rather than the
@@ -13,7 +17,7 @@ type openaiMessage struct {
 	Content string `json:"content"`
 }
 
-func (openaiOutput) Write(w io.Writer, r *Result) error {
+func (openaiOutput) Write(w io.Writer, r *render.Result) error {
 	msgs := make([]openaiMessage, 0, len(r.Messages))
 	for _, m := range r.Messages {
 		msgs = append(msgs, openaiMessage{Role: m.Role, Content: m.Content})

@@ -1,16 +1,23 @@
-package render
+// Package output writes a rendered prompt (a render.Result) in each format of
+// `lore render --format` — text, json, openai, anthropic, html, one file each —
+// plus the budget report and `--explain`. Writers are engine-agnostic: they
+// print what the Result holds and decide nothing. Every writer is
+// deterministic: the same Result gives the same bytes.
+package output
 
 import (
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/lorekit/lore/render"
 )
 
 // Output writes a rendered prompt in one format (SPEC §7 `render --format`).
 // Every output is deterministic: the same Result gives the same bytes.
 type Output interface {
-	Write(w io.Writer, r *Result) error
+	Write(w io.Writer, r *render.Result) error
 }
 
 // OutputOptions are what the text output needs from the command line; the

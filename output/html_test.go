@@ -1,15 +1,13 @@
-package render
+package output
 
 import (
 	"bytes"
-	"fmt"
-	"math/rand"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
-	"github.com/lorekit/lore/tokenize"
 )
 
 func TestGoldenHTML(t *testing.T) {
@@ -41,11 +39,11 @@ func TestHTMLEscapes(t *testing.T) {
 		{ID: `a"b<c>`, Name: evil, Section: "chat-history", Content: evil},
 		{ID: "out", Section: "chat-history", Content: "x"},
 	}}
-	r := &Result{Book: book, Breakpoint: -1,
-		Messages: []Message{{Role: "system", Step: StepTriggered, Content: evil + "\n& more", Sources: []string{`a"b<c>`}}},
-		Activated: []ActivatedOut{{ID: `a"b<c>`, Step: StepTriggered,
-			Trigger: Trigger{Keyword: "</td><script>", In: "message:0"}}},
-		Explain:  map[string]*Explanation{"out": {Reasons: []string{"because <i>" + evil}}},
+	r := &render.Result{Book: book, Breakpoint: -1,
+		Messages: []render.Message{{Role: "system", Step: render.StepTriggered, Content: evil + "\n& more", Sources: []string{`a"b<c>`}}},
+		Activated: []render.ActivatedOut{{ID: `a"b<c>`, Step: render.StepTriggered,
+			Trigger: render.Trigger{Keyword: "</td><script>", In: "message:0"}}},
+		Explain:  map[string]*render.Explanation{"out": {Reasons: []string{"because <i>" + evil}}},
 		Warnings: []string{evil},
 	}
 	var b bytes.Buffer
@@ -104,7 +102,7 @@ func TestHTMLContent(t *testing.T) {
 		t.Errorf("steps %s, want %s", got, want)
 	}
 	for _, want := range []string{
-		stepTitles[StepTriggered], stepTitles[StepBreakpoint],
+		stepTitles[render.StepTriggered], stepTitles[render.StepBreakpoint],
 		// the card injected at depth 2 links to its trace row, which links back
 		`<a href="#e-sleeping-stag">sleeping-stag</a>`,
 		`<tr id="e-sleeping-stag"><td><a href="#m`,
@@ -120,8 +118,8 @@ func TestHTMLContent(t *testing.T) {
 			t.Errorf("page lacks %s", want)
 		}
 	}
-	if n := strings.Count(page, `<tr><td><b>`); n < len(BudgetSections()) {
-		t.Errorf("%d section rows, want %d", n, len(BudgetSections()))
+	if n := strings.Count(page, `<tr><td><b>`); n < len(render.BudgetSections()) {
+		t.Errorf("%d section rows, want %d", n, len(render.BudgetSections()))
 	}
 
 	tight := fixture(t, "eldoria")
@@ -148,7 +146,7 @@ func TestBarPercent(t *testing.T) {
 }
 
 func TestHTMLStackSumsTo100(t *testing.T) {
-	for _, rep := range []*Report{
+	for _, rep := range []*render.Report{
 		{ContextTokens: 8192, Reserve: 1024, Available: 7168, RequiredUsed: 333, Total: 729},
 		{ContextTokens: 700, Reserve: 100, Available: 600, RequiredUsed: 420, Total: 587},
 		{ContextTokens: 3, Reserve: 1, Available: 2, RequiredUsed: 1, Total: 2},
@@ -179,7 +177,7 @@ func TestEntryAnchor(t *testing.T) {
 
 func TestHTMLEmptyResult(t *testing.T) {
 	var b bytes.Buffer
-	if err := (htmlOutput{}).Write(&b, &Result{Breakpoint: -1}); err != nil {
+	if err := (htmlOutput{}).Write(&b, &render.Result{Breakpoint: -1}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"The prompt is empty.", "No entry is in the prompt.", "No budget report.", "</html>\n"} {
@@ -193,7 +191,7 @@ func TestHTMLEmptyResult(t *testing.T) {
 // page writes its own and content that starts with a blank line keeps it.
 func TestHTMLKeepsLeadingNewline(t *testing.T) {
 	var b bytes.Buffer
-	r := &Result{Breakpoint: -1, Messages: []Message{{Role: "user", Step: StepHistory, Content: "\nsecond line"}}}
+	r := &render.Result{Breakpoint: -1, Messages: []render.Message{{Role: "user", Step: render.StepHistory, Content: "\nsecond line"}}}
 	if err := (htmlOutput{}).Write(&b, r); err != nil {
 		t.Fatal(err)
 	}
@@ -201,38 +199,3 @@ func TestHTMLKeepsLeadingNewline(t *testing.T) {
 		t.Errorf("leading newline lost:\n%s", b.String())
 	}
 }
-
-// BenchmarkHTMLOutput writes the page for a render of 10000 entries and 2000
-// messages with a 128k context (hundreds of messages and cards in the prompt,
-// thousands of entries in the "not in the prompt" table). Doubling the
-// entries should at most about double the time.
-func BenchmarkHTMLOutput(b *testing.B) {
-	for _, n := range []int{10000, 20000} {
-		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
-			r := rand.New(rand.NewSource(1))
-			book, words := benchBook(r, n)
-			s := schema.DefaultSettings()
-			s.ContextTokens = 128000
-			counter, err := tokenize.Get(tokenize.O200kBase)
-			if err != nil {
-				b.Fatal(err)
-			}
-			res, err := Render(&Input{Book: book, Transcript: benchChat(r, words, 2000), Settings: s, Counter: counter})
-			if err != nil {
-				b.Fatal(err)
-			}
-			var w countWriter
-			for b.Loop() {
-				w = 0
-				if err := (htmlOutput{}).Write(&w, res); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(w), "bytes")
-		})
-	}
-}
-
-type countWriter int
-
-func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }

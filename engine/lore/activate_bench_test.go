@@ -1,4 +1,4 @@
-package render
+package lore
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -92,7 +93,7 @@ func BenchmarkActivate(b *testing.B) {
 		b.Run(fmt.Sprintf("entries=%d/messages=%d", c.entries, c.messages), func(b *testing.B) {
 			r := rand.New(rand.NewSource(1))
 			book, words := benchBook(r, c.entries)
-			in := &Input{Book: book, Transcript: benchChat(r, words, c.messages), Settings: schema.DefaultSettings()}
+			in := &render.Input{Book: book, Transcript: benchChat(r, words, c.messages), Settings: schema.DefaultSettings()}
 			var act *Activation
 			cpu0 := processCPU()
 			for b.Loop() {

@@ -1,4 +1,4 @@
-package render
+package lore
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lorekit/lore/match"
+	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -18,17 +19,10 @@ type Activation struct {
 	// Active lists every entry that is in: always sent, constant, activated by
 	// keywords in the chat or by recursion; sorted by section (SPEC §3 order),
 	// then recursion level, position and id.
-	Active []*Activated
+	Active []*render.Activated
 	// Why has one explanation per entry id, for every entry of the lorebook,
 	// enabled or not.
-	Why map[string]*Explanation
-}
-
-// Explanation says why one entry is or is not activated, in sentences a
-// creator can read ("keyword "tavern" matched in message:3: “…this tavern?…”").
-type Explanation struct {
-	Active  bool
-	Reasons []string
+	Why map[string]*render.Explanation
 }
 
 // sectionOrder is SPEC §3's order of the sections; unknown sections (the
@@ -63,8 +57,14 @@ var sectionOrder = map[string]int{
 //
 // All keywords of the lorebook go into one match.Matcher, built once; each
 // message and each content is run through it once.
-func Activate(in *Input, window int) *Activation {
-	a := newActivator(in)
+func Activate(in *render.Input, window int) *Activation {
+	return activate(in, nil, window)
+}
+
+// activate is Activate with a keyword index already built for in.Book (nil:
+// build one). Render activates twice and builds the index once.
+func activate(in *render.Input, kw *keywordIndex, window int) *Activation {
+	a := newActivator(in, kw)
 	a.chat(window)
 	a.recurse()
 	a.beforeWindow(window)
@@ -86,17 +86,12 @@ type chatTrigger struct {
 	sec  []int // secondary keywords matched there
 }
 
-// blocked is a keyword match that could not activate the entry.
-type blocked struct {
-	why string
-}
-
 type entryState struct {
 	eligible   bool // enabled and conditions hold
 	byKeywords bool // eligible, not always sent: needs keywords
 	nPrimary   int  // usable (non-blank) primary keywords
 	nSecondary int  // usable secondary keywords
-	active     *Activated
+	active     *render.Activated
 	condWhy    []string
 	chat       []chatTrigger // triggering messages, oldest first
 	secMiss    string        // the newest chat message where the secondary logic failed
@@ -109,10 +104,10 @@ type entryState struct {
 }
 
 type activator struct {
-	in     *Input
+	in     *render.Input
 	book   *schema.Lorebook
 	msgs   []schema.Message
-	macros *Macros
+	macros *render.Macros
 	values map[string]any
 	limit  int
 	*keywordIndex
@@ -126,10 +121,8 @@ type activator struct {
 // keywordIndex is the matcher over every keyword that can activate an entry,
 // with what each pattern stands for. It depends on the lorebook only (not on
 // variables, the transcript or the window), so one render's activations share
-// it: Activate keeps it in the Input.
+// it: Render builds it once for both of its activations.
 type keywordIndex struct {
-	book    *schema.Lorebook
-	entries int // len(book.Entries) when built: a changed book is rebuilt
 	matcher *match.Matcher
 	refs    []kwRef       // by pattern
 	badKW   map[int]error // pattern → compile error
@@ -145,7 +138,7 @@ type keywordIndex struct {
 // always sent; conditions are applied when hits are read, so the index does
 // not depend on the variables.
 func newKeywordIndex(book *schema.Lorebook) *keywordIndex {
-	x := &keywordIndex{book: book, entries: len(book.Entries),
+	x := &keywordIndex{
 		nPrimary: make([]int, len(book.Entries)), nSecondary: make([]int, len(book.Entries))}
 	var ps []match.Pattern
 	for i, e := range book.Entries {
@@ -196,24 +189,20 @@ func newKeywordIndex(book *schema.Lorebook) *keywordIndex {
 	return x
 }
 
-func newActivator(in *Input) *activator {
+func newActivator(in *render.Input, kw *keywordIndex) *activator {
 	a := &activator{in: in, book: in.Book, limit: in.Settings.RecursionLimit}
 	if a.book == nil {
 		a.book = &schema.Lorebook{}
 	}
 	if in.Transcript != nil {
-		a.msgs, _ = ApplyTransforms(a.book, in.Transcript.Messages) // Render reports a bad transform
+		a.msgs, _ = render.ApplyTransforms(a.book, in.Transcript.Messages) // Render reports a bad transform
 	}
-	a.macros = NewMacros(in)
-	a.values = CurrentValues(a.book, in.Vars)
-	if k := in.keywords; k != nil && k.book == a.book && k.entries == len(a.book.Entries) {
-		a.keywordIndex = k
-	} else {
-		a.keywordIndex = newKeywordIndex(a.book)
-		if in.Book != nil {
-			in.keywords = a.keywordIndex
-		}
+	a.macros = render.NewMacros(in)
+	a.values = render.CurrentValues(a.book, in.Vars)
+	if kw == nil {
+		kw = newKeywordIndex(a.book)
 	}
+	a.keywordIndex = kw
 	entries := a.book.Entries
 	a.st = make([]entryState, len(entries))
 	a.slot = make([]int32, len(entries))
@@ -224,7 +213,7 @@ func newActivator(in *Input) *activator {
 		if e == nil || !e.Enabled {
 			continue
 		}
-		ok, why := conditionReasons(e, a.values, a.book, in.Vars)
+		ok, why := render.EvalConditions(e, a.values, a.book, in.Vars)
 		st.condWhy = why
 		st.eligible = ok
 		st.byKeywords = ok && !e.AlwaysSend
@@ -431,10 +420,10 @@ func (a *activator) chat(window int) {
 			for _, t := range st.chat {
 				hits += t.hits
 			}
-			st.active = &Activated{Entry: e, Level: 0, Hits: hits, LastMessage: newest.msg,
-				Trigger: Trigger{Keyword: a.keywordOf(newest.hit), In: "message:" + strconv.Itoa(newest.msg)}}
+			st.active = &render.Activated{Entry: e, Level: 0, Hits: hits, LastMessage: newest.msg,
+				Trigger: render.Trigger{Keyword: a.keywordOf(newest.hit), In: "message:" + strconv.Itoa(newest.msg)}}
 		case e.AlwaysSend:
-			st.active = &Activated{Entry: e, Trigger: Trigger{In: "always"}, LastMessage: -1}
+			st.active = &render.Activated{Entry: e, Trigger: render.Trigger{In: "always"}, LastMessage: -1}
 		}
 	}
 }
@@ -541,8 +530,8 @@ func (a *activator) recurse() {
 					continue
 				}
 				if st.active == nil {
-					st.active = &Activated{Entry: a.book.Entries[c], Level: level + 1, LastMessage: -1,
-						Trigger: Trigger{Keyword: a.keywordOf(tm.first), In: "entry:" + parent.ID}}
+					st.active = &render.Activated{Entry: a.book.Entries[c], Level: level + 1, LastMessage: -1,
+						Trigger: render.Trigger{Keyword: a.keywordOf(tm.first), In: "entry:" + parent.ID}}
 					st.recHit = tm.first
 					st.recText = content
 					next = append(next, c)
@@ -599,7 +588,7 @@ func (a *activator) sortByPrompt(idx []int) {
 
 // result gathers Active and writes every entry's explanation.
 func (a *activator) result(window int) *Activation {
-	act := &Activation{Why: make(map[string]*Explanation, len(a.book.Entries))}
+	act := &Activation{Why: make(map[string]*render.Explanation, len(a.book.Entries))}
 	var idx []int
 	for i := range a.book.Entries {
 		if a.st[i].active != nil {
@@ -622,10 +611,10 @@ func (a *activator) result(window int) *Activation {
 	return act
 }
 
-func (a *activator) explain(i, window int) *Explanation {
+func (a *activator) explain(i, window int) *render.Explanation {
 	e := a.book.Entries[i]
 	st := &a.st[i]
-	x := &Explanation{Active: st.active != nil}
+	x := &render.Explanation{Active: st.active != nil}
 	if !e.Enabled {
 		x.Reasons = []string{"disabled (enabled: false): never sent"}
 		return x

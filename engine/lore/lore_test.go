@@ -1,4 +1,4 @@
-package render
+package lore
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/lorekit/lore/output"
+	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -39,7 +41,7 @@ func TestMacrosOnlyInTheirPlaces(t *testing.T) {
 		"E Ari/Sera 3",
 		"[Persona: Ari]\nAppearance: A Sera\nBackstory: B Ari",
 		"F Ari",
-		MarkerStartChat,
+		render.MarkerStartChat,
 		"[Summary]\nS Ari",
 		"[Memory]\n- M Sera",
 		"chat {{user}} {{char}}",
@@ -135,7 +137,7 @@ func TestRenderBudgetExplained(t *testing.T) {
 		t.Errorf("explain big: %+v", x)
 	}
 	for _, m := range res.Messages {
-		if m.Step == StepMemory {
+		if m.Step == render.StepMemory {
 			t.Errorf("memory message without items: %q", m.Content)
 		}
 	}
@@ -183,7 +185,7 @@ func TestRenderNilInput(t *testing.T) {
 	if _, err := Render(nil); err == nil {
 		t.Error("nil input: no error")
 	}
-	if _, err := Render(&Input{}); err == nil {
+	if _, err := Render(&render.Input{}); err == nil {
 		t.Error("no book: no error")
 	}
 }
@@ -201,7 +203,7 @@ func FuzzRender(f *testing.F) {
 		card.Keywords = kw("tavern", extra)
 		card.Depth = &d
 		greet := ent("greet", schema.SectionPostHistory, 0, extra)
-		greet.Role = RoleGreeting
+		greet.Role = render.RoleGreeting
 		book := &schema.Lorebook{Manifest: schema.Manifest{Format: extra, Presets: kw("task", extra)},
 			Entries: []*schema.Entry{ex, card, greet}}
 		tr := &schema.Transcript{Messages: []schema.Message{{Role: "user", Content: chat}, {Role: "assistant", Content: extra}, {Role: "user", Content: chat}},
@@ -210,8 +212,8 @@ func FuzzRender(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, name := range OutputFormats() {
-			out, _ := NewOutput(name, OutputOptions{Report: true})
+		for _, name := range output.OutputFormats() {
+			out, _ := output.NewOutput(name, output.OutputOptions{Report: true})
 			var b strings.Builder
 			if err := out.Write(&b, res); err != nil {
 				t.Fatal(err)

@@ -1,4 +1,4 @@
-package render
+package output
 
 import (
 	"fmt"
@@ -6,23 +6,25 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/lorekit/lore/render"
 )
 
 // stepTitles label the steps of SPEC §3 in the text output.
 var stepTitles = map[int]string{
-	StepSystemPresets: "system presets",
-	StepPersona:       "persona",
-	StepFormat:        "format",
-	StepExamples:      "examples",
-	StepBreakpoint:    "cache breakpoint: everything above is the same every turn",
-	StepTriggered:     "triggered entries",
-	StepStartChat:     "start of the chat",
-	StepSummary:       "summary",
-	StepMemory:        "memory",
-	StepHistory:       "chat history",
-	StepPending:       "pending effects",
-	StepState:         "state",
-	StepPostHistory:   "post-history",
+	render.StepSystemPresets: "system presets",
+	render.StepPersona:       "persona",
+	render.StepFormat:        "format",
+	render.StepExamples:      "examples",
+	render.StepBreakpoint:    "cache breakpoint: everything above is the same every turn",
+	render.StepTriggered:     "triggered entries",
+	render.StepStartChat:     "start of the chat",
+	render.StepSummary:       "summary",
+	render.StepMemory:        "memory",
+	render.StepHistory:       "chat history",
+	render.StepPending:       "pending effects",
+	render.StepState:         "state",
+	render.StepPostHistory:   "post-history",
 }
 
 // ruleWidth is the width of the step rules, in columns.
@@ -51,10 +53,10 @@ func (textOutput) stepRule(p painter, step int) string {
 	return p.paint("1;36", label+strings.Repeat("─", n))
 }
 
-func (t textOutput) Write(w io.Writer, r *Result) error {
+func (t textOutput) Write(w io.Writer, r *render.Result) error {
 	p := painter(t.o.Color)
 	var b strings.Builder
-	byID := map[string]ActivatedOut{}
+	byID := map[string]render.ActivatedOut{}
 	for _, a := range r.Activated {
 		byID[a.ID] = a
 	}
@@ -73,12 +75,12 @@ func (t textOutput) Write(w io.Writer, r *Result) error {
 	told := map[string]bool{} // entries whose trigger was already shown
 	for _, m := range r.Messages {
 		if m.Step != step {
-			if step < StepBreakpoint && m.Step > StepBreakpoint && r.Breakpoint >= 0 {
-				b.WriteString("\n" + t.stepRule(p, StepBreakpoint) + "\n")
+			if step < render.StepBreakpoint && m.Step > render.StepBreakpoint && r.Breakpoint >= 0 {
+				b.WriteString("\n" + t.stepRule(p, render.StepBreakpoint) + "\n")
 			}
 			step = m.Step
 			b.WriteString("\n" + t.stepRule(p, step) + "\n")
-			if step == StepHistory {
+			if step == render.StepHistory {
 				if n := firstMessage(r.Messages); n > 0 {
 					b.WriteString(p.paint("2", fmt.Sprintf("(%s left out by the budget)", olderMessages(n))) + "\n")
 				}
@@ -109,14 +111,14 @@ func (t textOutput) Write(w io.Writer, r *Result) error {
 		if _, err := io.WriteString(w, "\n"); err != nil {
 			return err
 		}
-		r.Report.WriteText(w, t.o.Color)
+		return WriteReport(w, r.Report, t.o.Color)
 	}
 	return nil
 }
 
 // header is "role · source — why", e.g.
 // "system · sleeping-stag — keyword "tavern" in message:3, depth 2".
-func (textOutput) header(p painter, m Message, byID map[string]ActivatedOut, told map[string]bool) string {
+func (textOutput) header(p painter, m render.Message, byID map[string]render.ActivatedOut, told map[string]bool) string {
 	roleColour := map[string]string{"system": "33", "user": "32", "assistant": "35"}[m.Role]
 	h := p.paint("1;"+roleColour, m.Role)
 	if len(m.Sources) > 0 {
@@ -140,7 +142,7 @@ func (textOutput) header(p painter, m Message, byID map[string]ActivatedOut, tol
 
 // firstMessage is the transcript index of the oldest message in the prompt,
 // -1 when none is.
-func firstMessage(msgs []Message) int {
+func firstMessage(msgs []render.Message) int {
 	for _, m := range msgs {
 		for _, s := range m.Sources {
 			if n, ok := strings.CutPrefix(s, "message:"); ok {
@@ -164,12 +166,12 @@ func olderMessages(n int) string {
 }
 
 // describeTrigger says in words what brought an entry in.
-func describeTrigger(a ActivatedOut) string {
+func describeTrigger(a render.ActivatedOut) string {
 	var s string
 	switch {
-	case a.kind == "greeting":
+	case a.Kind == "greeting":
 		s = "greeting: opens the chat"
-	case a.kind == "constant":
+	case a.Kind == "constant":
 		s = "constant"
 	case a.Trigger.In == "always" || a.Trigger.In == "":
 		s = "always sent"
@@ -185,7 +187,7 @@ func describeTrigger(a ActivatedOut) string {
 }
 
 // leftOut names the entries that are not in the prompt and points at --explain.
-func (textOutput) leftOut(r *Result, in map[string]ActivatedOut) string {
+func (textOutput) leftOut(r *render.Result, in map[string]render.ActivatedOut) string {
 	if r.Book == nil {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package render
+package lore
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/lorekit/lore/output"
+	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
 )
@@ -26,9 +28,9 @@ func BenchmarkRender(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			in := &Input{Book: book, Transcript: benchChat(r, words, c.messages), Settings: s, Counter: counter}
-			out, _ := NewOutput("json", OutputOptions{})
-			var res *Result
+			in := &render.Input{Book: book, Transcript: benchChat(r, words, c.messages), Settings: s, Counter: counter}
+			out, _ := output.NewOutput("json", output.OutputOptions{})
+			var res *render.Result
 			cpu0 := cpuTime()
 			for b.Loop() {
 				res, err = Render(in)
@@ -59,3 +61,39 @@ func cpuTime() int64 {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// BenchmarkHTMLOutput writes the page for a render of 10000 entries and 2000
+// messages with a 128k context (hundreds of messages and cards in the prompt,
+// thousands of entries in the "not in the prompt" table). Doubling the
+// entries should at most about double the time.
+func BenchmarkHTMLOutput(b *testing.B) {
+	for _, n := range []int{10000, 20000} {
+		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
+			r := rand.New(rand.NewSource(1))
+			book, words := benchBook(r, n)
+			s := schema.DefaultSettings()
+			s.ContextTokens = 128000
+			counter, err := tokenize.Get(tokenize.O200kBase)
+			if err != nil {
+				b.Fatal(err)
+			}
+			res, err := Render(&render.Input{Book: book, Transcript: benchChat(r, words, 2000), Settings: s, Counter: counter})
+			if err != nil {
+				b.Fatal(err)
+			}
+			html, _ := output.NewOutput("html", output.OutputOptions{})
+			var w countWriter
+			for b.Loop() {
+				w = 0
+				if err := html.Write(&w, res); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(w), "bytes")
+		})
+	}
+}
+
+type countWriter int
+
+func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }

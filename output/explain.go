@@ -1,4 +1,4 @@
-package render
+package output
 
 import (
 	"fmt"
@@ -6,16 +6,16 @@ import (
 	"strings"
 
 	"github.com/lorekit/lore/diag"
-	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/render"
 )
 
 // WriteExplanation prints, for one entry, whether it is in the prompt, where,
 // and every reason activation and the budget gave (`lore render --explain ID`).
 // It returns an error when the lorebook has no entry with that id; Suggest
 // offers the nearest id for the message.
-func WriteExplanation(w io.Writer, r *Result, id string, color bool) error {
+func WriteExplanation(w io.Writer, r *render.Result, id string, color bool) error {
 	p := painter(color)
-	e := r.entry(id)
+	e := r.Entry(id)
 	if e == nil {
 		return fmt.Errorf("no entry %q in the lorebook", id)
 	}
@@ -30,7 +30,7 @@ func WriteExplanation(w io.Writer, r *Result, id string, color bool) error {
 	}
 	b.WriteString(title + "\n")
 
-	if in := r.activated(id); in != nil {
+	if in := r.InPrompt(id); in != nil {
 		b.WriteString(p.paint("1;32", "in the prompt") + fmt.Sprintf(": step %d (%s), %s\n",
 			in.Step, stepTitles[in.Step], describeTrigger(*in)))
 	} else {
@@ -48,29 +48,29 @@ func WriteExplanation(w io.Writer, r *Result, id string, color bool) error {
 // ExplanationJSON is `lore render --explain ID --format json`: the entry, where
 // it is in the prompt (Step 0 and no trigger when it is not), and the reasons.
 type ExplanationJSON struct {
-	ID        string   `json:"id"`
-	Name      string   `json:"name"`
-	Section   string   `json:"section"`
-	File      string   `json:"file,omitempty"`
-	Line      int      `json:"line,omitempty"`
-	Column    int      `json:"column,omitempty"`
-	InPrompt  bool     `json:"inPrompt"`
-	Step      int      `json:"step,omitempty"`
-	Depth     *int     `json:"depth,omitempty"`
-	Trigger   *Trigger `json:"trigger,omitempty"`
-	Recursion int      `json:"recursion"`
-	Reasons   []string `json:"reasons"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Section   string          `json:"section"`
+	File      string          `json:"file,omitempty"`
+	Line      int             `json:"line,omitempty"`
+	Column    int             `json:"column,omitempty"`
+	InPrompt  bool            `json:"inPrompt"`
+	Step      int             `json:"step,omitempty"`
+	Depth     *int            `json:"depth,omitempty"`
+	Trigger   *render.Trigger `json:"trigger,omitempty"`
+	Recursion int             `json:"recursion"`
+	Reasons   []string        `json:"reasons"`
 }
 
 // WriteExplanationJSON prints the explanation of one entry as one JSON object.
-func WriteExplanationJSON(w io.Writer, r *Result, id string) error {
-	e := r.entry(id)
+func WriteExplanationJSON(w io.Writer, r *render.Result, id string) error {
+	e := r.Entry(id)
 	if e == nil {
 		return fmt.Errorf("no entry %q in the lorebook", id)
 	}
 	x := ExplanationJSON{ID: e.ID, Name: e.Name, Section: e.Section, File: e.Pos.File, Line: e.Pos.Line,
 		Column: e.Pos.Col, Reasons: []string{}}
-	if a := r.activated(id); a != nil {
+	if a := r.InPrompt(id); a != nil {
 		tr := a.Trigger
 		x.InPrompt, x.Step, x.Depth, x.Trigger, x.Recursion = true, a.Step, a.Depth, &tr, a.Recursion
 	}
@@ -78,29 +78,6 @@ func WriteExplanationJSON(w io.Writer, r *Result, id string) error {
 		x.Reasons = append(x.Reasons, why.Reasons...)
 	}
 	return writeJSON(w, x)
-}
-
-// entry returns the lorebook's (first) entry with that id.
-func (r *Result) entry(id string) *schema.Entry {
-	if r.Book == nil {
-		return nil
-	}
-	for _, e := range r.Book.Entries {
-		if e != nil && e.ID == id {
-			return e
-		}
-	}
-	return nil
-}
-
-// activated returns the entry's place in the prompt, or nil.
-func (r *Result) activated(id string) *ActivatedOut {
-	for i := range r.Activated {
-		if r.Activated[i].ID == id {
-			return &r.Activated[i]
-		}
-	}
-	return nil
 }
 
 // Suggest returns the id of ids nearest to id by edit distance, or "" when

@@ -1,58 +1,21 @@
-package render
+package lore
 
 import (
-	"encoding/json"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
 
-// Assembly steps of SPEC §3.
+// Block headers tell the model what it is reading.
 const (
-	StepSystemPresets = 1
-	StepPersona       = 2
-	StepFormat        = 3
-	StepExamples      = 4
-	StepBreakpoint    = 5 // not a message: the boundary after which prompts change between turns
-	StepTriggered     = 6
-	StepStartChat     = 7
-	StepSummary       = 8
-	StepMemory        = 9
-	StepHistory       = 10
-	StepPending       = 11
-	StepState         = 12
-	StepPostHistory   = 13
+	headerMemory  = "[Memory]"
+	headerSummary = "[Summary]"
+	headerPending = "[Pending effects]"
+	headerState   = "[State]"
 )
-
-// Budget sections of SPEC §7 (Piece.Section).
-const (
-	SecLastAction     = "last-action"
-	SecFrontMemory    = "front-memory"
-	SecPostHistory    = "post-history"
-	SecPlotEssentials = "plot-essentials"
-	SecSystemPresets  = "system-presets"
-	SecSummary        = "summary"
-	SecExamples       = "examples"
-	SecCards          = "cards"
-	SecHistory        = "history"
-	SecMemory         = "memory"
-)
-
-// Marker and block texts. Markers are the ones SillyTavern-style models are
-// used to; the block headers tell the model what it is reading.
-const (
-	MarkerExampleChat = "[Example Chat]"
-	MarkerStartChat   = "[Start a new Chat]"
-	headerMemory      = "[Memory]"
-	headerSummary     = "[Summary]"
-	headerPending     = "[Pending effects]"
-	headerState       = "[State]"
-)
-
-// RoleGreeting is the entry role whose entries open the chat.
-const RoleGreeting = "greeting"
 
 // Assemble lays out the prompt in the 13 steps of SPEC §3 from the entries that
 // activation let in, one Piece per message, in prompt order. It keeps
@@ -70,14 +33,14 @@ const RoleGreeting = "greeting"
 //   - memory is a "[Memory]" header piece (section "", never cut) followed by
 //     one piece per item, so the budget can drop items one by one; Render
 //     merges them back into one message.
-func Assemble(in *Input, act *Activation) []Piece {
+func Assemble(in *render.Input, act *Activation) []render.Piece {
 	a := newAssembler(in, act)
 	a.systemPresets()
 	a.persona()
 	a.format()
 	a.examples()
 	a.triggered()
-	a.add(Piece{Step: StepStartChat, Role: "system", Content: MarkerStartChat, Sources: []string{}})
+	a.add(render.Piece{Step: render.StepStartChat, Role: "system", Content: render.MarkerStartChat, Sources: []string{}})
 	a.summary()
 	a.memory()
 	a.history()
@@ -88,23 +51,23 @@ func Assemble(in *Input, act *Activation) []Piece {
 }
 
 type assembler struct {
-	in     *Input
-	macros *Macros
+	in     *render.Input
+	macros *render.Macros
 	msgs   []schema.Message // transcript messages after transforms
 	// bySection holds the active entries of each section, greetings excluded,
 	// sorted by position then id.
-	bySection map[string][]*Activated
-	greetings []*Activated
-	pieces    []Piece
+	bySection map[string][]*render.Activated
+	greetings []*render.Activated
+	pieces    []render.Piece
 }
 
-func newAssembler(in *Input, act *Activation) *assembler {
-	a := &assembler{in: in, macros: NewMacros(in), bySection: map[string][]*Activated{}}
+func newAssembler(in *render.Input, act *Activation) *assembler {
+	a := &assembler{in: in, macros: render.NewMacros(in), bySection: map[string][]*render.Activated{}}
 	if in.Transcript != nil {
 		a.msgs = in.Transcript.Messages
 		// A transform that does not compile is skipped and the others still
 		// apply; Render reports the error as a warning.
-		a.msgs, _ = ApplyTransforms(in.Book, a.msgs)
+		a.msgs, _ = render.ApplyTransforms(in.Book, a.msgs)
 	}
 	opensWithAssistant := len(a.msgs) > 0 && a.msgs[0].Role == "assistant"
 	seen := map[string]bool{}
@@ -114,7 +77,7 @@ func newAssembler(in *Input, act *Activation) *assembler {
 				continue
 			}
 			seen[x.Entry.ID] = true
-			if x.Entry.Role == RoleGreeting {
+			if x.Entry.Role == render.RoleGreeting {
 				if !opensWithAssistant {
 					a.greetings = append(a.greetings, x)
 				}
@@ -130,7 +93,7 @@ func newAssembler(in *Input, act *Activation) *assembler {
 	return a
 }
 
-func sortActivated(list []*Activated) {
+func sortActivated(list []*render.Activated) {
 	sort.SliceStable(list, func(i, j int) bool {
 		a, b := list[i].Entry, list[j].Entry
 		if a.Position != b.Position {
@@ -140,7 +103,7 @@ func sortActivated(list []*Activated) {
 	})
 }
 
-func (a *assembler) add(p Piece) {
+func (a *assembler) add(p render.Piece) {
 	if p.Sources == nil {
 		p.Sources = []string{}
 	}
@@ -155,12 +118,12 @@ func (a *assembler) add(p Piece) {
 
 // entryPiece is an entry sent whole, with its apiRole, or nothing when its
 // content is empty.
-func (a *assembler) entryPiece(step int, x *Activated, section string) {
+func (a *assembler) entryPiece(step int, x *render.Activated, section string) {
 	content := strings.TrimSpace(a.macros.Expand(x.Entry.Content))
 	if content == "" {
 		return
 	}
-	p := Piece{Step: step, Role: apiRole(x.Entry), Content: content, Sources: []string{x.Entry.ID},
+	p := render.Piece{Step: step, Role: apiRole(x.Entry), Content: content, Sources: []string{x.Entry.ID},
 		Section: section, Key: x.Entry.ID}
 	if x.Entry.Section == schema.SectionChatHistory {
 		p.Card = x
@@ -180,7 +143,7 @@ func apiRole(e *schema.Entry) string {
 // section, by position; a preset goes first at an equal position.
 func (a *assembler) withPresets(step int, section, budgetSection string) {
 	entries := a.bySection[section]
-	ps := enabledPresets(&a.in.Book.Manifest, section)
+	ps := render.EnabledPresets(&a.in.Book.Manifest, section)
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Position < ps[j].Position })
 	i, j := 0, 0
 	for i < len(entries) || j < len(ps) {
@@ -188,7 +151,7 @@ func (a *assembler) withPresets(step int, section, budgetSection string) {
 			p := ps[j]
 			j++
 			if content := strings.TrimSpace(a.macros.Expand(p.Content)); content != "" {
-				a.add(Piece{Step: step, Role: p.APIRole, Content: content, Sources: []string{p.Source()},
+				a.add(render.Piece{Step: step, Role: p.APIRole, Content: content, Sources: []string{p.Source()},
 					Section: budgetSection, Key: p.Source()})
 			}
 			continue
@@ -200,7 +163,7 @@ func (a *assembler) withPresets(step int, section, budgetSection string) {
 
 // step 1
 func (a *assembler) systemPresets() {
-	a.withPresets(StepSystemPresets, schema.SectionSystemPresets, SecSystemPresets)
+	a.withPresets(render.StepSystemPresets, schema.SectionSystemPresets, render.SecSystemPresets)
 }
 
 // persona is the transcript's persona when it has one, else the manifest's.
@@ -226,11 +189,11 @@ func (a *assembler) persona() {
 	if name == "" && lines == 0 {
 		return
 	}
-	a.add(Piece{Step: StepPersona, Content: b.String(), Sources: []string{"persona"},
-		Section: SecPlotEssentials, Key: SecPlotEssentials})
+	a.add(render.Piece{Step: render.StepPersona, Content: b.String(), Sources: []string{"persona"},
+		Section: render.SecPlotEssentials, Key: render.SecPlotEssentials})
 }
 
-func effectivePersona(in *Input) *schema.Persona {
+func effectivePersona(in *render.Input) *schema.Persona {
 	if in.Transcript != nil && in.Transcript.Persona != nil {
 		return in.Transcript.Persona
 	}
@@ -243,8 +206,8 @@ func (a *assembler) format() {
 	if t == "" {
 		return
 	}
-	a.add(Piece{Step: StepFormat, Content: t, Sources: []string{"format"},
-		Section: SecPlotEssentials, Key: SecPlotEssentials})
+	a.add(render.Piece{Step: render.StepFormat, Content: t, Sources: []string{"format"},
+		Section: render.SecPlotEssentials, Key: render.SecPlotEssentials})
 }
 
 // step 4: each examples entry parsed into blocks of turns. Turns take the
@@ -254,22 +217,22 @@ func (a *assembler) examples() {
 	users, chars := a.speakerNames()
 	for _, x := range a.bySection[schema.SectionExamples] {
 		id := x.Entry.ID
-		for _, b := range ParseExamples(x.Entry.Content, users, chars) {
-			var body []Piece
+		for _, b := range render.ParseExamples(x.Entry.Content, users, chars) {
+			var body []render.Piece
 			if t := strings.TrimSpace(a.macros.Expand(b.PreambleText())); t != "" {
-				body = append(body, Piece{Step: StepExamples, Role: "system", Content: t})
+				body = append(body, render.Piece{Step: render.StepExamples, Role: "system", Content: t})
 			}
 			for _, turn := range b.Turns {
 				if t := strings.TrimSpace(a.macros.Expand(turn.Text)); t != "" {
-					body = append(body, Piece{Step: StepExamples, Role: turn.Speaker, Content: t})
+					body = append(body, render.Piece{Step: render.StepExamples, Role: turn.Speaker, Content: t})
 				}
 			}
 			if len(body) == 0 {
 				continue
 			}
-			a.add(Piece{Step: StepExamples, Content: MarkerExampleChat, Sources: []string{id}})
+			a.add(render.Piece{Step: render.StepExamples, Content: render.MarkerExampleChat, Sources: []string{id}})
 			for _, p := range body {
-				p.Sources, p.Section, p.Key = []string{id}, SecExamples, id
+				p.Sources, p.Section, p.Key = []string{id}, render.SecExamples, id
 				a.add(p)
 			}
 		}
@@ -287,7 +250,7 @@ func (a *assembler) speakerNames() (users, chars []string) {
 func (a *assembler) triggered() {
 	for _, x := range a.bySection[schema.SectionChatHistory] {
 		if x.Entry.Depth == nil {
-			a.entryPiece(StepTriggered, x, SecCards)
+			a.entryPiece(render.StepTriggered, x, render.SecCards)
 		}
 	}
 }
@@ -301,8 +264,8 @@ func (a *assembler) summary() {
 	if t == "" {
 		return
 	}
-	a.add(Piece{Step: StepSummary, Content: headerSummary + "\n" + t, Sources: []string{"summary"},
-		Section: SecSummary, Key: SecSummary})
+	a.add(render.Piece{Step: render.StepSummary, Content: headerSummary + "\n" + t, Sources: []string{"summary"},
+		Section: render.SecSummary, Key: render.SecSummary})
 }
 
 // step 9
@@ -317,11 +280,11 @@ func (a *assembler) memory() {
 			continue
 		}
 		if !header {
-			a.add(Piece{Step: StepMemory, Content: headerMemory, Sources: []string{"memory"}})
+			a.add(render.Piece{Step: render.StepMemory, Content: headerMemory, Sources: []string{"memory"}})
 			header = true
 		}
-		a.add(Piece{Step: StepMemory, Content: "- " + t, Sources: []string{"memory"},
-			Section: SecMemory, Key: "memory:" + strconv.Itoa(i)})
+		a.add(render.Piece{Step: render.StepMemory, Content: "- " + t, Sources: []string{"memory"},
+			Section: render.SecMemory, Key: "memory:" + strconv.Itoa(i)})
 	}
 }
 
@@ -329,31 +292,31 @@ func (a *assembler) memory() {
 // greeting counts as a chat message for depth, because the model sees it as
 // one; the newest transcript message is the last action.
 func (a *assembler) history() {
-	var chat []Piece
+	var chat []render.Piece
 	for _, g := range a.greetings {
 		t := strings.TrimSpace(a.macros.Expand(g.Entry.Content))
 		if t == "" {
 			continue
 		}
-		chat = append(chat, Piece{Step: StepHistory, Role: "assistant", Content: t,
-			Sources: []string{g.Entry.ID}, Section: SecHistory, Key: g.Entry.ID, Message: -1})
+		chat = append(chat, render.Piece{Step: render.StepHistory, Role: "assistant", Content: t,
+			Sources: []string{g.Entry.ID}, Section: render.SecHistory, Key: g.Entry.ID, Message: -1})
 	}
 	for i, m := range a.msgs {
 		key := "message:" + strconv.Itoa(i)
-		sec := SecHistory
+		sec := render.SecHistory
 		if i == len(a.msgs)-1 {
-			sec = SecLastAction
+			sec = render.SecLastAction
 		}
 		role := m.Role
 		if role != "user" && role != "assistant" {
 			role = "system"
 		}
-		chat = append(chat, Piece{Step: StepHistory, Role: role, Content: m.Content,
+		chat = append(chat, render.Piece{Step: render.StepHistory, Role: role, Content: m.Content,
 			Sources: []string{key}, Section: sec, Key: key, Message: i})
 	}
 	// inject[k] holds the cards that go before chat[k]; inject[len(chat)]
 	// would be after the newest message, which no depth reaches.
-	inject := make([][]*Activated, len(chat)+1)
+	inject := make([][]*render.Activated, len(chat)+1)
 	for _, x := range a.bySection[schema.SectionChatHistory] {
 		if x.Entry.Depth == nil {
 			continue
@@ -369,7 +332,7 @@ func (a *assembler) history() {
 	}
 	for k := 0; k <= len(chat); k++ {
 		for _, x := range inject[k] {
-			a.entryPiece(StepHistory, x, SecCards)
+			a.entryPiece(render.StepHistory, x, render.SecCards)
 		}
 		if k < len(chat) {
 			a.add(chat[k])
@@ -391,14 +354,14 @@ func (a *assembler) pending() {
 	if len(lines) == 0 {
 		return
 	}
-	a.add(Piece{Step: StepPending, Content: headerPending + "\n" + strings.Join(lines, "\n"),
-		Sources: []string{"pending"}, Section: SecFrontMemory, Key: SecFrontMemory})
+	a.add(render.Piece{Step: render.StepPending, Content: headerPending + "\n" + strings.Join(lines, "\n"),
+		Sources: []string{"pending"}, Section: render.SecFrontMemory, Key: render.SecFrontMemory})
 }
 
 // step 12: every variable's current value, declared ones in declaration order,
 // then those only in the variables file sorted by id.
 func (a *assembler) state() {
-	vals := CurrentValues(a.in.Book, a.in.Vars)
+	vals := render.CurrentValues(a.in.Book, a.in.Vars)
 	if len(vals) == 0 {
 		return
 	}
@@ -406,7 +369,7 @@ func (a *assembler) state() {
 	done := map[string]bool{}
 	for _, v := range a.in.Book.Manifest.Variables {
 		if val, ok := vals[v.ID]; ok && !done[v.ID] {
-			lines = append(lines, v.ID+": "+FormatValue(val))
+			lines = append(lines, v.ID+": "+render.FormatValue(val))
 			done[v.ID] = true
 		}
 	}
@@ -418,38 +381,13 @@ func (a *assembler) state() {
 	}
 	sort.Strings(rest)
 	for _, id := range rest {
-		lines = append(lines, id+": "+FormatValue(vals[id]))
+		lines = append(lines, id+": "+render.FormatValue(vals[id]))
 	}
-	a.add(Piece{Step: StepState, Content: headerState + "\n" + strings.Join(lines, "\n"),
-		Sources: []string{"state"}, Section: SecFrontMemory, Key: SecFrontMemory})
+	a.add(render.Piece{Step: render.StepState, Content: headerState + "\n" + strings.Join(lines, "\n"),
+		Sources: []string{"state"}, Section: render.SecFrontMemory, Key: render.SecFrontMemory})
 }
 
 // step 13
 func (a *assembler) postHistory() {
-	a.withPresets(StepPostHistory, schema.SectionPostHistory, SecPostHistory)
-}
-
-// FormatValue prints a variable's value for the state block the way
-// {{getvar::id}} does (strings as they are, numbers without a trailing ".0",
-// lists joined with ", ", objects as compact JSON), except that null prints as
-// "null" and an empty list as "[]", so no line of the block is left blank.
-func FormatValue(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "null"
-	case []any:
-		if len(x) == 0 {
-			return "[]"
-		}
-	case map[string]any:
-		// As compact JSON, keys sorted, without escaping < > & (a prompt is
-		// not HTML).
-		var b strings.Builder
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		if enc.Encode(x) == nil {
-			return strings.TrimSuffix(b.String(), "\n")
-		}
-	}
-	return valueText(v)
+	a.withPresets(render.StepPostHistory, schema.SectionPostHistory, render.SecPostHistory)
 }

@@ -1,63 +1,42 @@
-package render
+// Package lore is lore's own engine (--engine lore, the default): SPEC §1–§4
+// as the seed documents describe it, with Unicode-correct matching. It owns
+// activation (keywords, secondary logic, conditions, recursion), the 13-step
+// assembly, and the two-pass scan window of SPEC §4, and it budgets with
+// render.Budget. It must not know about other engines, read files or print.
+package lore
 
 import (
 	"errors"
 	"fmt"
 
+	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
 )
 
-// Message is one message of the rendered prompt, as SPEC §7's JSON contract
-// names its fields.
-type Message struct {
-	Role    string   `json:"role"`
-	Content string   `json:"content"`
-	Step    int      `json:"step"`
-	Sources []string `json:"sources"`
-	// Section is the budget section the message counted against ("" for
-	// markers); Cut says the budget shortened it. Both are for the text output.
-	Section string `json:"-"`
-	Cut     bool   `json:"-"`
-}
+// Name is the engine's id.
+const Name = "lore"
 
-// ActivatedOut is one element of SPEC §7's `activated`.
-type ActivatedOut struct {
-	ID   string `json:"id"`
-	Step int    `json:"step"`
-	// Depth is the entry's depth when it was injected into history; absent
-	// for the triggered block and other sections.
-	Depth     *int    `json:"depth,omitempty"`
-	Trigger   Trigger `json:"trigger"`
-	Recursion int     `json:"recursion"`
-	// kind is "constant" or "greeting" for the text output's wording.
-	kind string
-}
+// Engine is lore's own engine as a render.Engine.
+type Engine struct{}
 
-// Result is a rendered prompt with its trace.
-type Result struct {
-	Messages []Message
-	// Activated lists the entries in the final prompt, in prompt order.
-	Activated []ActivatedOut
-	Report    *Report
-	// Breakpoint is the index in Messages of the last message before the
-	// cache breakpoint (SPEC §3 step 5), -1 when no message comes before it.
-	Breakpoint int
-	// Explain holds, for every entry of the lorebook, why it is or is not in
-	// the prompt: activation's reasons, then the budget's.
-	Explain map[string]*Explanation
-	// Book is the lorebook rendered (for names and positions in --explain).
-	Book *schema.Lorebook
-	// Warnings are problems that did not stop the render (a transform that
-	// does not compile); the command prints them on stderr.
-	Warnings []string
-}
+// New returns lore's engine.
+func New() *Engine { return &Engine{} }
+
+// Name is "lore".
+func (*Engine) Name() string { return Name }
+
+// SizeUp sizes what the lorebook always sends (see the package function SizeUp).
+func (*Engine) SizeUp(in *render.Input) *render.Sizing { return SizeUp(in) }
+
+// Render renders one prompt (see the package function Render).
+func (*Engine) Render(in *render.Input) (*render.Result, error) { return Render(in) }
 
 // Render activates, assembles and budgets one prompt. The trigger scan window
 // depends on the cards' share, which depends on what is always sent, so
 // activation runs twice: once with the default window to measure the Required
 // pieces, then with the window they leave (SPEC §4).
-func Render(in *Input) (*Result, error) {
+func Render(in *render.Input) (*render.Result, error) {
 	if in == nil || in.Book == nil {
 		return nil, errors.New("render: no lorebook")
 	}
@@ -73,22 +52,23 @@ func Render(in *Input) (*Result, error) {
 		}
 		in.Counter = c
 	}
-	res := &Result{Book: in.Book, Breakpoint: -1}
-	if _, err := ApplyTransforms(in.Book, in.Transcript.Messages); err != nil {
+	res := &render.Result{Engine: Name, Book: in.Book, Breakpoint: -1}
+	if _, err := render.ApplyTransforms(in.Book, in.Transcript.Messages); err != nil {
 		res.Warnings = append(res.Warnings, "a transform was skipped: "+err.Error())
 	}
 
-	pre := Assemble(in, Activate(in, 0))
-	window := ScanWindow(pre, in.Settings, in.Counter)
-	act := Activate(in, window)
+	kw := newKeywordIndex(in.Book)
+	pre := Assemble(in, activate(in, kw, 0))
+	window := render.ScanWindow(pre, in.Settings, in.Counter)
+	act := activate(in, kw, window)
 	pieces := Assemble(in, act)
-	kept, report := Budget(pieces, in.Settings, in.Counter)
+	kept, report := render.Budget(pieces, in.Settings, in.Counter)
 	kept = dropEmptyMemoryHeader(kept)
 
 	res.Report = report
 	res.Messages = toMessages(kept)
 	for i, m := range res.Messages {
-		if m.Step < StepBreakpoint {
+		if m.Step < render.StepBreakpoint {
 			res.Breakpoint = i
 		}
 	}
@@ -100,11 +80,11 @@ func Render(in *Input) (*Result, error) {
 
 // dropEmptyMemoryHeader removes the "[Memory]" header when the budget left
 // out every memory item.
-func dropEmptyMemoryHeader(kept []Piece) []Piece {
+func dropEmptyMemoryHeader(kept []render.Piece) []render.Piece {
 	out := kept[:0:0]
 	for i, p := range kept {
-		if p.Step == StepMemory && p.Section == "" &&
-			(i+1 == len(kept) || kept[i+1].Section != SecMemory) {
+		if p.Step == render.StepMemory && p.Section == "" &&
+			(i+1 == len(kept) || kept[i+1].Section != render.SecMemory) {
 			continue
 		}
 		out = append(out, p)
@@ -114,27 +94,27 @@ func dropEmptyMemoryHeader(kept []Piece) []Piece {
 
 // toMessages makes one message per piece, except that the memory header and
 // its items become one message: SPEC §7 names the whole block `memory`.
-func toMessages(kept []Piece) []Message {
-	var out []Message
+func toMessages(kept []render.Piece) []render.Message {
+	var out []render.Message
 	for _, p := range kept {
-		if p.Section == SecMemory && len(out) > 0 {
+		if p.Section == render.SecMemory && len(out) > 0 {
 			last := &out[len(out)-1]
-			if last.Step == StepMemory {
+			if last.Step == render.StepMemory {
 				last.Content += "\n" + p.Content
 				last.Cut = last.Cut || p.Cut
-				last.Section = SecMemory
+				last.Section = render.SecMemory
 				continue
 			}
 		}
-		out = append(out, Message{Role: p.Role, Content: p.Content, Step: p.Step,
+		out = append(out, render.Message{Role: p.Role, Content: p.Content, Step: p.Step,
 			Sources: append([]string{}, p.Sources...), Section: p.Section, Cut: p.Cut})
 	}
 	return out
 }
 
 // activatedOut lists the entries of the kept pieces, in prompt order, once.
-func activatedOut(kept []Piece, idx entryIndex) []ActivatedOut {
-	var out []ActivatedOut
+func activatedOut(kept []render.Piece, idx entryIndex) []render.ActivatedOut {
+	var out []render.ActivatedOut
 	seen := map[string]bool{}
 	for _, p := range kept {
 		x := idx.of(p)
@@ -142,14 +122,14 @@ func activatedOut(kept []Piece, idx entryIndex) []ActivatedOut {
 			continue
 		}
 		seen[x.Entry.ID] = true
-		a := ActivatedOut{ID: x.Entry.ID, Step: p.Step, Trigger: x.Trigger, Recursion: x.Level}
+		a := render.ActivatedOut{ID: x.Entry.ID, Step: p.Step, Trigger: x.Trigger, Recursion: x.Level}
 		switch {
-		case x.Entry.Role == RoleGreeting:
-			a.kind = "greeting"
+		case x.Entry.Role == render.RoleGreeting:
+			a.Kind = "greeting"
 		case x.Entry.IsConstant():
-			a.kind = "constant"
+			a.Kind = "constant"
 		}
-		if p.Step == StepHistory && x.Entry.Section == schema.SectionChatHistory && x.Entry.Depth != nil {
+		if p.Step == render.StepHistory && x.Entry.Section == schema.SectionChatHistory && x.Entry.Depth != nil {
 			d := *x.Entry.Depth
 			a.Depth = &d
 		}
@@ -161,7 +141,7 @@ func activatedOut(kept []Piece, idx entryIndex) []ActivatedOut {
 // entryIndex maps entry ids to their activation, to find the entry behind a
 // piece: a piece is an entry's when its Key is that entry's id (markers and
 // presets have other keys).
-type entryIndex map[string]*Activated
+type entryIndex map[string]*render.Activated
 
 func indexActivation(act *Activation) entryIndex {
 	idx := entryIndex{}
@@ -179,7 +159,7 @@ func indexActivation(act *Activation) entryIndex {
 }
 
 // of returns the activated entry behind a piece, or nil.
-func (idx entryIndex) of(p Piece) *Activated {
+func (idx entryIndex) of(p render.Piece) *render.Activated {
 	if p.Card != nil && p.Card.Entry != nil {
 		return p.Card
 	}
@@ -187,10 +167,10 @@ func (idx entryIndex) of(p Piece) *Activated {
 }
 
 // explain merges activation's reasons with what assembly and the budget did.
-func explain(in *Input, act *Activation, idx entryIndex, pieces, kept []Piece, out []ActivatedOut, r *Report) map[string]*Explanation {
-	res := map[string]*Explanation{}
+func explain(in *render.Input, act *Activation, idx entryIndex, pieces, kept []render.Piece, out []render.ActivatedOut, r *render.Report) map[string]*render.Explanation {
+	res := map[string]*render.Explanation{}
 	for _, e := range in.Book.Entries {
-		x := &Explanation{}
+		x := &render.Explanation{}
 		if act != nil {
 			if w := act.Why[e.ID]; w != nil {
 				x.Active = w.Active
@@ -205,7 +185,7 @@ func explain(in *Input, act *Activation, idx entryIndex, pieces, kept []Piece, o
 	}
 	// An examples entry is several pieces; count how many of each entry's
 	// pieces the budget kept.
-	assembled := map[string]Piece{}
+	assembled := map[string]render.Piece{}
 	nAssembled, nKept := map[string]int{}, map[string]int{}
 	for _, p := range pieces {
 		if x := idx.of(p); x != nil {
@@ -215,7 +195,7 @@ func explain(in *Input, act *Activation, idx entryIndex, pieces, kept []Piece, o
 			nAssembled[x.Entry.ID]++
 		}
 	}
-	cut := map[string]Piece{}
+	cut := map[string]render.Piece{}
 	for _, p := range kept {
 		if x := idx.of(p); x != nil {
 			nKept[x.Entry.ID]++
@@ -232,7 +212,7 @@ func explain(in *Input, act *Activation, idx entryIndex, pieces, kept []Piece, o
 		}
 		p, wasAssembled := assembled[e.ID]
 		switch {
-		case e.Role == RoleGreeting && opens:
+		case e.Role == render.RoleGreeting && opens:
 			x.Reasons = append(x.Reasons, "greeting entry: not sent, because the transcript already opens with an assistant message")
 		case !wasAssembled:
 			x.Reasons = append(x.Reasons, "activated, but its content is empty after macros, so nothing is sent")
@@ -251,7 +231,7 @@ func explain(in *Input, act *Activation, idx entryIndex, pieces, kept []Piece, o
 
 // budgetReason says why the budget left an assembled entry out, from the
 // report's note on it.
-func budgetReason(p Piece, r *Report) string {
+func budgetReason(p render.Piece, r *render.Report) string {
 	why := "there was no room for it"
 	budget := -1
 	if r != nil {
@@ -266,13 +246,13 @@ func budgetReason(p Piece, r *Report) string {
 		}
 	}
 	switch p.Section {
-	case SecCards, SecHistory, SecMemory:
+	case render.SecCards, render.SecHistory, render.SecMemory:
 		return fmt.Sprintf("activated, then left out by the budget (%s share: %d tokens): %s", p.Section, budget, why)
 	}
 	return fmt.Sprintf("activated, then left out by the budget: Required was over its cap (%d tokens) and the %s section did not fit: %s", budget, p.Section, why)
 }
 
-func requiredCap(r *Report) int {
+func requiredCap(r *render.Report) int {
 	if r == nil {
 		return 0
 	}
@@ -280,7 +260,7 @@ func requiredCap(r *Report) int {
 }
 
 // cutReason says how much of a cut entry is left.
-func cutReason(p Piece, r *Report) string {
+func cutReason(p render.Piece, r *render.Report) string {
 	if r != nil {
 		if sec := r.Section(p.Section); sec != nil {
 			for _, n := range sec.Notes {

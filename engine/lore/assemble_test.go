@@ -1,4 +1,4 @@
-package render
+package lore
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
 )
@@ -21,17 +22,17 @@ func depth(d int) *int { return &d }
 
 // activeAll lets every enabled entry in, as if activation had chosen them all.
 func activeAll(book *schema.Lorebook) *Activation {
-	act := &Activation{Why: map[string]*Explanation{}}
+	act := &Activation{Why: map[string]*render.Explanation{}}
 	for i, e := range book.Entries {
 		if !e.Enabled {
 			continue
 		}
-		tr := Trigger{In: "always"}
+		tr := render.Trigger{In: "always"}
 		if !e.AlwaysSend {
-			tr = Trigger{Keyword: "kw", In: "message:0"}
+			tr = render.Trigger{Keyword: "kw", In: "message:0"}
 		}
-		act.Active = append(act.Active, &Activated{Entry: e, Trigger: tr, LastMessage: -1, Hits: i})
-		act.Why[e.ID] = &Explanation{Active: true}
+		act.Active = append(act.Active, &render.Activated{Entry: e, Trigger: tr, LastMessage: -1, Hits: i})
+		act.Why[e.ID] = &render.Explanation{Active: true}
 	}
 	return act
 }
@@ -44,12 +45,12 @@ func msgs(roles ...string) []schema.Message {
 	return out
 }
 
-func input(book *schema.Lorebook, tr *schema.Transcript) *Input {
+func input(book *schema.Lorebook, tr *schema.Transcript) *render.Input {
 	c, _ := tokenize.Get(tokenize.Chars4)
 	if tr == nil {
 		tr = &schema.Transcript{}
 	}
-	return &Input{Book: book, Transcript: tr, Settings: schema.DefaultSettings(), Counter: c}
+	return &render.Input{Book: book, Transcript: tr, Settings: schema.DefaultSettings(), Counter: c}
 }
 
 // row is what the tests compare of a piece.
@@ -61,7 +62,7 @@ type row struct {
 	Sources string
 }
 
-func rows(ps []Piece) []row {
+func rows(ps []render.Piece) []row {
 	out := make([]row, len(ps))
 	for i, p := range ps {
 		out[i] = row{p.Step, p.Role, p.Section, p.Key, strings.Join(p.Sources, ",")}
@@ -76,7 +77,7 @@ func TestAssembleEveryStep(t *testing.T) {
 	trig := ent("card", schema.SectionChatHistory, 0, "Card.")
 	inj := ent("inj", schema.SectionChatHistory, 0, "Injected.")
 	inj.Depth = depth(0)
-	post := ent("note", schema.SectionPostHistory, 5, "Note.")
+	post := ent("note", schema.SectionPostHistory, 5, "render.Note.")
 	user := ent("asuser", schema.SectionPostHistory, 7, "As user.")
 	user.APIRole = "user"
 	book := &schema.Lorebook{
@@ -134,7 +135,7 @@ func TestAssembleBlocks(t *testing.T) {
 	}
 	want := map[string]string{
 		"persona/plot-essentials": "[Persona: Bo]\nBackstory: a thief",
-		"/":                       MarkerStartChat,
+		"/":                       render.MarkerStartChat,
 		"summary/summary":         "[Summary]\nBefore.",
 		"memory/":                 "[Memory]",
 		"memory/memory:0":         "- one",
@@ -182,7 +183,7 @@ func TestDepthInjection(t *testing.T) {
 			tr := &schema.Transcript{Messages: msgs(strings.Fields(strings.Repeat("user ", tt.n))...)}
 			var keys []string
 			for _, p := range Assemble(input(book, tr), activeAll(book)) {
-				if p.Step == StepHistory {
+				if p.Step == render.StepHistory {
 					keys = append(keys, p.Key)
 				}
 			}
@@ -196,7 +197,7 @@ func TestDepthInjection(t *testing.T) {
 func TestGreeting(t *testing.T) {
 	greet := func(section string) *schema.Entry {
 		g := ent("hello", section, 0, "Welcome.")
-		g.Role = RoleGreeting
+		g.Role = render.RoleGreeting
 		return g
 	}
 	tests := []struct {
@@ -219,7 +220,7 @@ func TestGreeting(t *testing.T) {
 			tr := &schema.Transcript{Messages: msgs(tt.roles...)}
 			var got []string
 			for _, p := range Assemble(input(book, tr), activeAll(book)) {
-				if p.Step != StepStartChat {
+				if p.Step != render.StepStartChat {
 					got = append(got, fmt.Sprintf("%d:%s:%s", p.Step, p.Role, p.Key))
 				}
 			}
@@ -232,14 +233,14 @@ func TestGreeting(t *testing.T) {
 
 func TestGreetingCountsForDepth(t *testing.T) {
 	g := ent("hello", schema.SectionPostHistory, 0, "Welcome.")
-	g.Role = RoleGreeting
+	g.Role = render.RoleGreeting
 	c := ent("card", schema.SectionChatHistory, 0, "Card.")
 	c.Depth = depth(1)
 	book := &schema.Lorebook{Entries: []*schema.Entry{g, c}}
 	tr := &schema.Transcript{Messages: msgs("user")}
 	var keys []string
 	for _, p := range Assemble(input(book, tr), activeAll(book)) {
-		if p.Step == StepHistory {
+		if p.Step == render.StepHistory {
 			keys = append(keys, p.Key)
 		}
 	}
@@ -262,7 +263,7 @@ func TestAPIRoleAndSections(t *testing.T) {
 	empty := ent("empty", schema.SectionSystemPresets, 0, " \n ")
 	book := &schema.Lorebook{Entries: []*schema.Entry{a, b, c, d, off, empty}}
 	act := activeAll(book)
-	act.Active = append(act.Active, &Activated{Entry: off}) // activation never does this; assembly still refuses
+	act.Active = append(act.Active, &render.Activated{Entry: off}) // activation never does this; assembly still refuses
 	got := rows(Assemble(input(book, nil), act))
 	want := []row{
 		{1, "assistant", "system-presets", "a", "a"},
@@ -292,14 +293,14 @@ func TestCardsCarryActivation(t *testing.T) {
 			}
 		}
 		if p.Message != -1 {
-			t.Errorf("%s: Message = %d, want -1", p.Key, p.Message)
+			t.Errorf("%s: render.Message = %d, want -1", p.Key, p.Message)
 		}
 	}
 }
 
 func TestPresets(t *testing.T) {
-	for _, name := range PresetNames() {
-		p, ok := LookupPreset(name)
+	for _, name := range render.PresetNames() {
+		p, ok := render.LookupPreset(name)
 		if !ok || strings.TrimSpace(p.Content) == "" {
 			t.Errorf("preset %s missing or empty", name)
 		}
@@ -312,28 +313,37 @@ func TestPresets(t *testing.T) {
 		"cot-bypass":   {schema.SectionPostHistory, 0, "user"},
 	}
 	for name, w := range want {
-		p, _ := LookupPreset(name)
+		p, _ := render.LookupPreset(name)
 		if got := [3]any{p.Section, p.Position, p.APIRole}; got != w {
 			t.Errorf("%s: %v, want %v", name, got, w)
 		}
 	}
-	if _, ok := LookupPreset("nope"); ok {
+	if _, ok := render.LookupPreset("nope"); ok {
 		t.Error("unknown preset found")
 	}
 }
 
-func TestFormatValue(t *testing.T) {
-	tests := []struct {
-		in   any
-		want string
-	}{
-		{"act2", "act2"}, {7.0, "7"}, {2.5, "2.5"}, {1e21, "1000000000000000000000"}, {true, "true"},
-		{nil, "null"}, {[]any{"a", 1.0}, "a, 1"}, {[]any{}, "[]"}, {map[string]any{"z": 1.0, "a": "<b>"}, `{"a":"<b>","z":1}`},
-		{3, "3"},
-	}
-	for _, tt := range tests {
-		if got := FormatValue(tt.in); got != tt.want {
-			t.Errorf("FormatValue(%#v) = %q, want %q", tt.in, got, tt.want)
+func TestAssembleExamples(t *testing.T) {
+	ex := ent("ex", schema.SectionExamples, 0, "Style notes.\n<START>\n\n<START>\nNarration first.\n{{user}}: Hi {{char}}\nAri: again\n{{char}}: Hello {{user}}")
+	ex.APIRole = "assistant" // turns take their speaker's role, not the entry's
+	book := &schema.Lorebook{Manifest: schema.Manifest{Character: "Sera", Persona: &schema.Persona{Name: "Ari"}},
+		Entries: []*schema.Entry{ex}}
+	var got []string
+	for _, p := range Assemble(input(book, nil), activeAll(book)) {
+		if p.Step == render.StepExamples {
+			got = append(got, p.Role+"|"+p.Section+"|"+p.Content)
 		}
+	}
+	want := []string{
+		"system||[Example Chat]",
+		"system|examples|Style notes.",
+		"system||[Example Chat]",
+		"system|examples|Narration first.",
+		"user|examples|Hi Sera",
+		"user|examples|again",
+		"assistant|examples|Hello Ari",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
 	}
 }

@@ -1,14 +1,19 @@
-package render
+package lore
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/tokenize"
 )
 
 func TestSizeUp(t *testing.T) {
-	c := counter(t)
+	c, err := tokenize.Get(tokenize.Chars4)
+	if err != nil {
+		t.Fatal(err)
+	}
 	entry := func(id, section, content string, always bool) *schema.Entry {
 		return &schema.Entry{ID: id, Name: id, Section: section, Content: content, Enabled: true,
 			AlwaysSend: always, Role: "lore", APIRole: "system", ConditionLogic: "all", SecondaryKeywordLogic: schema.AndAny}
@@ -21,8 +26,9 @@ func TestSizeUp(t *testing.T) {
 		entry("off", schema.SectionChatHistory, "x", false),
 	}}
 	book.Entries[4].Enabled = false
-	s := settings(1000) // cap 700
-	sz := SizeUp(&Input{Book: book, Settings: s, Counter: c})
+	s := schema.DefaultSettings()
+	s.ContextTokens, s.ResponseReserve = 1000, 0 // cap 700
+	sz := SizeUp(&render.Input{Book: book, Settings: s, Counter: c})
 	// 900 of entries + 5 of the [Start a new Chat] marker.
 	if sz.RequiredTotal != 905 || sz.RequiredCap != 700 {
 		t.Errorf("Required %d of cap %d, want 905 of 700", sz.RequiredTotal, sz.RequiredCap)
@@ -34,7 +40,7 @@ func TestSizeUp(t *testing.T) {
 	if len(sz.Cards) != 2 || sz.Cards[0].Over || !sz.Cards[1].Over || sz.Cards[1].Tokens != 300 {
 		t.Errorf("cards %+v: want small in budget, huge over", sz.Cards)
 	}
-	if p := sz.Report.Section(budgetSystemPresets); !p.Cut {
+	if p := sz.Report.Section(render.SecSystemPresets); !p.Cut {
 		t.Errorf("system-presets %+v: want cut at the cap", p)
 	}
 }
