@@ -263,12 +263,25 @@ func Budget(pieces []Piece, s schema.Settings, c tokenize.Counter) ([]Piece, *Re
 // cards ranks the story cards and takes them greedily within budget.
 func (b *budgeter) cards(budget int) int {
 	idx := rankCards(b.pieces, b.bySection[budgetCards])
+	// A card's parent may be an entry of another section (a keyword-activated
+	// system-presets or post-history entry); Required is decided before the
+	// cards, so such a parent is in the prompt when its piece was kept.
 	keptIDs := map[string]bool{}
+	for g, list := range b.bySection {
+		if g == budgetCards {
+			continue
+		}
+		for _, i := range list {
+			if b.st[i].kept && b.pieces[i].Key != "" {
+				keptIDs[b.pieces[i].Key] = true
+			}
+		}
+	}
 	used := 0
 	for _, i := range idx {
 		a := b.pieces[i].Card
 		if a != nil && a.Level > 0 && len(a.Parents) > 0 && !anyIn(a.Parents, keptIDs) {
-			b.drop(i, "activated only through cards that were left out")
+			b.drop(i, "activated only through entries that were left out")
 			continue
 		}
 		if t := b.st[i].tokens; used+t <= budget {

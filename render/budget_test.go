@@ -370,7 +370,7 @@ func TestCardsGreedySkipAndOrphans(t *testing.T) {
 	for _, n := range cards.Notes {
 		why = append(why, n.Key+": "+n.Why)
 	}
-	if !strings.Contains(strings.Join(why, "\n"), "child-of-huge: activated only through cards that were left out") {
+	if !strings.Contains(strings.Join(why, "\n"), "child-of-huge: activated only through entries that were left out") {
 		t.Errorf("orphan reason missing:\n%s", strings.Join(why, "\n"))
 	}
 }

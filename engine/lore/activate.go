@@ -83,7 +83,7 @@ type chatTrigger struct {
 	msg  int
 	hit  match.Hit // first primary hit in it
 	hits int
-	sec  []int // secondary keywords matched there
+	sec  []int // secondary keywords matched in the window (newest trigger only)
 }
 
 type entryState struct {
@@ -94,7 +94,7 @@ type entryState struct {
 	active     *render.Activated
 	condWhy    []string
 	chat       []chatTrigger // triggering messages, oldest first
-	secMiss    string        // the newest chat message where the secondary logic failed
+	secMiss    string        // why the secondary logic failed in the scan window
 	older      string        // a keyword hit before the scan window
 	// recursion detail for the explanation
 	recHit     match.Hit
@@ -116,7 +116,16 @@ type activator struct {
 	slot    []int32
 	tally   []groupTally
 	touched []int
+	// window, while the chat is scanned, marks each matcher group that
+	// occurred somewhere in the scan window (seenAny) and at word boundaries
+	// (seenBounded): secondary keywords are looked for in the whole window.
+	window []uint8
 }
+
+const (
+	seenAny     = 1
+	seenBounded = 2
+)
 
 // keywordIndex is the matcher over every keyword that can activate an entry,
 // with what each pattern stands for. It depends on the lorebook only (not on
@@ -316,9 +325,38 @@ func (a *activator) scan(text string) []textMatch {
 		sort.Ints(tm.sec)
 	}
 	for _, gi := range touched {
+		if a.window != nil {
+			if a.tally[gi].n > 0 {
+				a.window[gi] |= seenAny
+			}
+			if a.tally[gi].nb > 0 {
+				a.window[gi] |= seenBounded
+			}
+		}
 		a.tally[gi] = groupTally{}
 	}
 	return out
+}
+
+// windowSecondaries lists the secondary keywords of entry i (by index,
+// ascending) that occurred anywhere in the scan window.
+func (a *activator) windowSecondaries(i int) []int {
+	var sec []int
+	for _, p := range a.secPatterns[i] {
+		gi := a.matcher.PatternGroup(p)
+		if gi < 0 {
+			continue
+		}
+		want := uint8(seenAny)
+		if a.matcher.WantsBoundaries(p) {
+			want = seenBounded
+		}
+		if kw := a.refs[p].kw; a.window[gi]&want != 0 && !containsInt(sec, kw) {
+			sec = append(sec, kw)
+		}
+	}
+	sort.Ints(sec)
+	return sec
 }
 
 func less2(a, b [2]int) bool { return a[0] < b[0] || a[0] == b[0] && a[1] < b[1] }
@@ -393,21 +431,34 @@ func (a *activator) chat(window int) {
 	if start < 0 {
 		start = 0
 	}
+	a.window = make([]uint8, a.matcher.NumGroups())
 	for mi := start; mi < len(a.msgs); mi++ {
 		for _, tm := range a.scan(a.msgs[mi].Content) {
 			st := &a.st[tm.entry]
-			if !st.byKeywords {
-				continue
+			if st.byKeywords {
+				st.chat = append(st.chat, chatTrigger{msg: mi, hit: tm.first, hits: tm.hits})
 			}
-			if !a.secondaryHolds(tm.entry, tm.sec) {
-				st.secMiss = fmt.Sprintf("keyword %s matched in message:%d: %s, but %s",
-					quoteKW(a.keywordOf(tm.first)), mi, snippet(a.msgs[mi].Content, tm.first.Start, tm.first.End),
-					a.secondarySentence(tm.entry, tm.sec, false, "that message"))
-				continue
-			}
-			st.chat = append(st.chat, chatTrigger{msg: mi, hit: tm.first, hits: tm.hits, sec: tm.sec})
 		}
 	}
+	// Secondary keywords count wherever they are in the window, like the
+	// primary; a keyword itself never spans two messages.
+	for i := range a.st {
+		st := &a.st[i]
+		if len(st.chat) == 0 || st.nSecondary == 0 {
+			continue
+		}
+		sec := a.windowSecondaries(i)
+		if !a.secondaryHolds(i, sec) {
+			newest := st.chat[len(st.chat)-1]
+			st.secMiss = fmt.Sprintf("keyword %s matched in message:%d: %s, but %s",
+				quoteKW(a.keywordOf(newest.hit)), newest.msg, snippet(a.msgs[newest.msg].Content, newest.hit.Start, newest.hit.End),
+				a.secondarySentence(i, sec, false, "the scan window"))
+			st.chat = nil
+			continue
+		}
+		st.chat[len(st.chat)-1].sec = sec
+	}
+	a.window = nil
 	for i, e := range a.book.Entries {
 		st := &a.st[i]
 		if !st.eligible {
@@ -615,6 +666,9 @@ func (a *activator) explain(i, window int) *render.Explanation {
 	e := a.book.Entries[i]
 	st := &a.st[i]
 	x := &render.Explanation{Active: st.active != nil}
+	if st.active != nil {
+		x.Level = st.active.Level
+	}
 	if !e.Enabled {
 		x.Reasons = []string{"disabled (enabled: false): never sent"}
 		return x
@@ -690,7 +744,7 @@ func (a *activator) activeReasons(i int) []string {
 		out = append(out, fmt.Sprintf("keyword %s matched in message:%d: %s", quoteKW(a.keywordOf(newest.hit)), newest.msg,
 			snippet(text, newest.hit.Start, newest.hit.End)))
 		if a.st[i].nSecondary > 0 {
-			out = append(out, a.secondarySentence(i, newest.sec, true, "that message"))
+			out = append(out, a.secondarySentence(i, newest.sec, true, "the scan window"))
 		}
 		if len(st.chat) > 1 {
 			var others []string

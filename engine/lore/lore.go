@@ -173,7 +173,7 @@ func explain(in *render.Input, act *Activation, idx entryIndex, pieces, kept []r
 		x := &render.Explanation{}
 		if act != nil {
 			if w := act.Why[e.ID]; w != nil {
-				x.Active = w.Active
+				x.Active, x.Level = w.Active, w.Level
 				x.Reasons = append(x.Reasons, w.Reasons...)
 			}
 		}
