@@ -1,58 +1,31 @@
 package schema
 
 import (
-	"encoding/json"
-	"fmt"
+	"bytes"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/lorekit/lore/internal/bookgen"
+	"github.com/lorekit/lore/internal/scaling"
 )
 
-// genLorebook writes a single-file lorebook of n entries, YAML or JSON.
-func genLorebook(tb testing.TB, n int, asJSON bool) string {
+// loreShapes are the shapes of lore's own format, which schema loads.
+var loreShapes = []bookgen.Shape{bookgen.YAML, bookgen.JSON, bookgen.JSONMin, bookgen.SharedKeyword}
+
+func writeBook(tb testing.TB, s bookgen.Shape, n int) string {
 	tb.Helper()
-	var b strings.Builder
-	if asJSON {
-		entries := make([]map[string]any, n)
-		for i := range entries {
-			entries[i] = map[string]any{
-				"id": fmt.Sprintf("entry-%d", i), "name": fmt.Sprintf("Entry %d", i), "section": "chat-history",
-				"keywords": []string{fmt.Sprintf("word%d", i), fmt.Sprintf("other%d", i)},
-				"position": i % 10, "content": fmt.Sprintf("Entry %d talks about word%d.\nSecond line.", i, i+1),
-				"conditions": []map[string]any{{"variableId": "gold", "operator": "gt", "value": i % 7}},
-			}
-		}
-		data, _ := json.MarshalIndent(map[string]any{"name": "Big", "entries": entries}, "", "  ")
-		b.Write(data)
-	} else {
-		b.WriteString("name: Big\nentries:\n")
-		for i := 0; i < n; i++ {
-			fmt.Fprintf(&b, "  - id: entry-%d\n    name: Entry %d\n    section: chat-history\n    keywords: [word%d, other%d]\n    position: %d\n"+
-				"    conditions: [{variableId: gold, operator: gt, value: %d}]\n    content: |\n      Entry %d talks about word%d.\n      Second line.\n",
-				i, i, i, i, i%10, i%7, i, i+1)
-		}
-	}
-	ext := ".yaml"
-	if asJSON {
-		ext = ".json"
-	}
-	p := filepath.Join(tb.TempDir(), "big"+ext)
-	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+	p, err := bookgen.Write(tb.TempDir(), s, n)
+	if err != nil {
 		tb.Fatal(err)
 	}
 	return p
 }
 
 func BenchmarkLoad(b *testing.B) {
-	for _, asJSON := range []bool{false, true} {
-		name := "yaml-10000"
-		if asJSON {
-			name = "json-10000"
-		}
-		p := genLorebook(b, 10000, asJSON)
-		b.Run(name, func(b *testing.B) {
+	for _, s := range loreShapes {
+		p := writeBook(b, s, 10000)
+		b.Run(string(s)+"-10000", func(b *testing.B) {
 			for b.Loop() {
 				lb, ds, err := Load(p)
 				if err != nil || len(ds) > 0 || len(lb.Entries) != 10000 {
@@ -63,39 +36,45 @@ func BenchmarkLoad(b *testing.B) {
 	}
 }
 
-// TestLoadManyEntriesFast guards against anything quadratic in the number of
-// entries: ten times the entries must cost well under a hundred times the
-// CPU time (best of three runs each), and 5,000 entries load within seconds
-// even on a slow CI machine.
-func TestLoadManyEntriesFast(t *testing.T) {
-	if testing.Short() {
-		t.Skip("short")
+// TestLoadLinear guards against anything worse than linear in loading (read,
+// parse, schema check, decode) in every shape of lore's own format.
+func TestLoadLinear(t *testing.T) {
+	for _, s := range loreShapes {
+		t.Run(string(s), func(t *testing.T) {
+			scaling.Linear(t, 1000, func(n int) func() {
+				p := writeBook(t, s, n)
+				return func() {
+					lb, ds, err := Load(p)
+					if err != nil || len(ds) > 0 || len(lb.Entries) != n {
+						t.Fatal(err, ds)
+					}
+				}
+			})
+		})
 	}
-	best := func(p string, n int) time.Duration {
-		var b time.Duration
-		for i := 0; i < 3; i++ {
-			start := cpuTime()
-			lb, ds, err := Load(p)
-			d := cpuTime() - start
-			if err != nil || len(ds) > 0 || len(lb.Entries) != n {
-				t.Fatal(err, ds)
-			}
-			if i == 0 || d < b {
-				b = d
-			}
+}
+
+// TestLoadPositionsOnOneLine checks positions in a minified file: offsets
+// in the last entry's content, after JSON escapes (\n, \"), map to the
+// column of the same text on the file's one line.
+func TestLoadPositionsOnOneLine(t *testing.T) {
+	p := writeBook(t, bookgen.JSONMin, 2000)
+	lb, ds, err := Load(p)
+	if err != nil || len(ds) > 0 {
+		t.Fatal(err, ds)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	li := newLineIndex(p, data)
+	e := lb.Entries[1999]
+	for _, word := range []string{"The town", "place1999", "river glass", "gate."} {
+		off := strings.Index(e.Content, word)
+		got := e.PosInContent(off)
+		at := li.offset(got.Line, got.Col)
+		if got.Line != 1 || at < 0 || !bytes.HasPrefix(data[at:], []byte(word)) {
+			t.Errorf("PosInContent(%d) (%q) = %v, which is not where the file has it", off, word, got)
 		}
-		return b
-	}
-	for _, asJSON := range []bool{false, true} {
-		small, big := best(genLorebook(t, 500, asJSON), 500), best(genLorebook(t, 5000, asJSON), 5000)
-		if big > 30*small+50*time.Millisecond || big > 20*time.Second {
-			t.Errorf("json=%v: 500 entries %v, 5,000 entries %v: not linear", asJSON, small, big)
-		}
-		t.Logf("json=%v: 500 entries %v, 5,000 entries %v", asJSON, small, big)
-	}
-	lb, _, _ := Load(genLorebook(t, 5000, false))
-	e := lb.Entries[4999]
-	if e.Keywords[1].Text != "other4999" || e.Conditions[0].Value != 1.0 || e.PosInContent(0).Line == 0 {
-		t.Errorf("last entry: %+v", e)
 	}
 }
