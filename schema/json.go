@@ -21,8 +21,19 @@ func parseJSON(path string, data []byte, start, end int) (*yaml.Node, error) {
 }
 
 // parseJSONAt parses cur.data[start:end], sharing cur with earlier calls on
-// the same data (JSON Lines) so positions cost linear time overall.
+// the same data (JSON Lines) so positions cost linear time overall. Valid
+// JSON takes scanJSON's fast path; invalid JSON is parsed again by
+// encoding/json to say what is wrong and where.
 func parseJSONAt(cur *cursor, start, end int) (*yaml.Node, error) {
+	if n, ok := scanJSON(cur.data, start, end, cur.at(start)); ok {
+		return n, nil
+	}
+	return parseJSONTokens(cur, start, end)
+}
+
+// parseJSONTokens parses with encoding/json's Token API: slow, but its
+// syntax errors are the standard library's judgement, which fail rewords.
+func parseJSONTokens(cur *cursor, start, end int) (*yaml.Node, error) {
 	jp := &jsonParser{
 		data: cur.data, base: start, end: end,
 		dec: json.NewDecoder(bytes.NewReader(cur.data[start:end])),
