@@ -40,6 +40,7 @@ var compiled struct {
 	once    sync.Once
 	schemas map[string]*jsonschema.Schema
 	raw     map[string]any // schema file name → parsed document, to list allowed properties
+	fast    map[string]*fastSchema
 	err     error
 }
 
@@ -77,6 +78,7 @@ func compiledSchema(name string) *jsonschema.Schema {
 			}
 			compiled.schemas[n] = s
 		}
+		compiled.fast = compileFast(compiled.raw)
 	})
 	if compiled.err != nil {
 		// The schemas are embedded and tested: this is a build defect.
@@ -100,9 +102,14 @@ type docCheck struct {
 	listName string
 }
 
-// check validates the document against the named schema.
+// check validates the document against the named schema: the fast walk
+// (fastcheck.go) when it can vouch for the document, else the validator.
 func (c *docCheck) check(schemaName string) []diag.Diagnostic {
-	err := compiledSchema(schemaName).Validate(ToValue(c.root))
+	s := compiledSchema(schemaName)
+	if compiled.fast[schemaName].valid(c.root, 0) {
+		return nil
+	}
+	err := s.Validate(ToValue(c.root))
 	if err == nil {
 		return nil
 	}
