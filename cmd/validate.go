@@ -104,11 +104,40 @@ func runValidate(iox *IO, opts *validateOptions, paths []string) error {
 }
 
 // validatePath loads one path as the kind given or detected, returning its
-// diagnostics and how many files it read.
+// diagnostics and how many files it read. A file is read and parsed once:
+// detecting its kind, recognising a foreign format and loading share it.
 func validatePath(p, kind string) ([]diag.Diagnostic, int, error) {
-	if kind == "auto" {
-		kind = detectKind(p)
+	st, err := os.Stat(p)
+	jsonl := strings.EqualFold(strings.TrimPrefix(lastExt(p), "."), "jsonl")
+	if err != nil || st.IsDir() || jsonl || kind != "auto" {
+		// Folders are lorebooks; a .jsonl chat is not one document; a kind
+		// given by flag is loaded as that kind, whatever the file holds.
+		if kind == "auto" {
+			kind = "lorebook"
+			if jsonl && err == nil && !st.IsDir() {
+				kind = "transcript"
+			}
+		}
+		return loadAs(p, kind)
 	}
+	src, err := formats.ReadSource(p)
+	if err != nil {
+		return nil, 1, err
+	}
+	switch src.Kind() {
+	case schema.KindTranscript:
+		_, ds := schema.LoadTranscriptDoc(src.Doc)
+		return ds, 1, nil
+	case schema.KindVars:
+		_, ds := schema.LoadVarsDoc(src.Doc)
+		return ds, 1, nil
+	}
+	lb, ds, err := src.Open()
+	return ds, fileCount(lb), err
+}
+
+// loadAs loads a path as the named kind, reading it for itself.
+func loadAs(p, kind string) ([]diag.Diagnostic, int, error) {
 	switch kind {
 	case "transcript":
 		_, ds, err := schema.LoadTranscript(p)
@@ -118,28 +147,14 @@ func validatePath(p, kind string) ([]diag.Diagnostic, int, error) {
 		return ds, 1, err
 	}
 	lb, ds, err := formats.Open(p)
-	n := 1
-	if lb != nil && len(lb.Files) > 0 {
-		n = len(lb.Files)
-	}
-	return ds, n, err
+	return ds, fileCount(lb), err
 }
 
-// detectKind parses a file to decide what it is (schema.DetectKind); folders
-// and files that do not parse are lorebooks, so that formats.Open reports them
-// (a PNG character card is binary, and only formats reads it).
-func detectKind(p string) string {
-	if st, err := os.Stat(p); err != nil || st.IsDir() {
-		return "lorebook"
+func fileCount(lb *schema.Lorebook) int {
+	if lb != nil && len(lb.Files) > 0 {
+		return len(lb.Files)
 	}
-	if strings.EqualFold(strings.TrimPrefix(lastExt(p), "."), "jsonl") {
-		return "transcript"
-	}
-	root, _, err := schema.ParseFile(p)
-	if err != nil {
-		return "lorebook"
-	}
-	return schema.DetectKind(p, root).String()
+	return 1
 }
 
 func lastExt(p string) string {

@@ -39,22 +39,19 @@ type jnode struct {
 	vals map[string]*jnode
 }
 
-// parseJSON parses a foreign file with schema's parser and converts the tree.
-// The error, when not nil, is a *schema.ParseError.
-func parseJSON(file string, data []byte) (*jnode, error) {
-	root, err := schema.ParseBytes(file, data)
-	if err != nil {
-		return nil, err
-	}
-	return fromYAML(file, root, 0), nil
-}
+// detectDepth is how deep detect looks: a key of an entry of a book (root →
+// entries → entry → key). Nodes deeper than that are converted without their
+// children while detecting, so recognising lore's own format costs little.
+const detectDepth = 3
 
-// fromYAML converts schema's node tree. JSON only yields the JSON tags;
+// fromYAML converts schema's node tree (from schema.ParseBytes or a
+// schema.Doc, one parser for every format). JSON only yields the JSON tags;
 // the YAML cases matter for a file whose name says YAML but whose text starts
-// with '{' (schema parses it as YAML, as schema.Load would). ParseBytes has
-// already refused alias bombs, cycles and nesting over schema.MaxDepth; the
-// depth check here only guards trees built elsewhere.
-func fromYAML(file string, y *yaml.Node, depth int) *jnode {
+// with '{' (schema parses it as YAML, as schema.Load would). Nodes at depth
+// limit keep their kind but not their children. The parser has already
+// refused alias bombs, cycles and nesting over schema.MaxDepth; the depth
+// check here only guards trees built elsewhere.
+func fromYAML(file string, y *yaml.Node, depth, limit int) *jnode {
 	for i := 0; y != nil && y.Kind == yaml.AliasNode && i < schema.MaxDepth; i++ {
 		y = y.Alias
 	}
@@ -62,10 +59,17 @@ func fromYAML(file string, y *yaml.Node, depth int) *jnode {
 		return &jnode{kind: jNull, pos: diag.Pos{File: file}}
 	}
 	n := &jnode{pos: diag.Pos{File: file, Line: y.Line, Col: y.Column}}
+	if depth >= limit && (y.Kind == yaml.MappingNode || y.Kind == yaml.SequenceNode) {
+		n.kind = jArr
+		if y.Kind == yaml.MappingNode {
+			n.kind = jObj
+		}
+		return n
+	}
 	switch y.Kind {
 	case yaml.DocumentNode:
 		if len(y.Content) > 0 {
-			return fromYAML(file, y.Content[0], depth)
+			return fromYAML(file, y.Content[0], depth, limit)
 		}
 	case yaml.MappingNode:
 		n.kind = jObj
@@ -76,13 +80,13 @@ func fromYAML(file string, y *yaml.Node, depth int) *jnode {
 				n.keys = append(n.keys, k)
 			}
 			// Like JavaScript (which wrote these files), the last duplicate wins.
-			n.vals[k] = fromYAML(file, y.Content[i+1], depth+1)
+			n.vals[k] = fromYAML(file, y.Content[i+1], depth+1, limit)
 		}
 	case yaml.SequenceNode:
 		n.kind = jArr
 		n.arr = make([]*jnode, 0, len(y.Content))
 		for _, c := range y.Content {
-			n.arr = append(n.arr, fromYAML(file, c, depth+1))
+			n.arr = append(n.arr, fromYAML(file, c, depth+1, limit))
 		}
 	case yaml.ScalarNode:
 		scalar(n, y)

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/schema"
@@ -22,46 +23,93 @@ func Open(path string) (*schema.Lorebook, []diag.Diagnostic, error) {
 	if err != nil || st.IsDir() {
 		return schema.Load(path)
 	}
-	data, err := readLimited(path, st.Size())
+	src, err := ReadSource(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	lb, ds, err := Convert(path, data)
-	if errors.Is(err, ErrNative) {
-		return schema.Load(path)
+	return src.Open()
+}
+
+// Source is one file read once, and parsed once when it is text, for a
+// command that must find out what the file is before loading it: kind
+// detection, the foreign-format check and the load all use what Source holds.
+type Source struct {
+	Path string
+	// Doc is the parsed text; nil for a PNG card (binary) and for text that
+	// does not parse (then DocErr says why).
+	Doc    *schema.Doc
+	DocErr error
+	png    []byte // the bytes of a PNG card
+}
+
+// ReadSource reads the file at path (not a folder) with schema's limits. The
+// error is for a file that cannot be read at all; text that does not parse is
+// a Source with DocErr, reported by Open as the load error.
+func ReadSource(path string) (*Source, error) {
+	data, err := schema.ReadBytes(path)
+	if err != nil {
+		return nil, err
 	}
-	return lb, ds, err
+	src := &Source{Path: path}
+	if looksPNG(data) {
+		src.png = data
+		return src, nil
+	}
+	src.Doc, src.DocErr = schema.ParseDoc(path, data)
+	return src, nil
+}
+
+// Kind says what the file is: a PNG card, a foreign lorebook and text that
+// does not parse are lorebooks (Open reports the last).
+func (s *Source) Kind() schema.Kind {
+	if s.Doc == nil {
+		return schema.KindLorebook
+	}
+	return s.Doc.Kind()
+}
+
+// Open loads the source as a lorebook: a PNG card or a foreign format is
+// converted, lore's own format goes to schema.LoadDoc.
+func (s *Source) Open() (*schema.Lorebook, []diag.Diagnostic, error) {
+	switch {
+	case s.png != nil:
+		return Convert(s.Path, s.png)
+	case s.DocErr != nil:
+		return nil, nil, s.DocErr
+	}
+	if format := s.foreign(); format != "" {
+		return convertTree(s.Path, s.Doc.Root, format)
+	}
+	return schema.LoadDoc(s.Doc)
+}
+
+// foreign names the foreign format of a parsed file, or "" for lore's own.
+// Foreign formats are all JSON; detection looks no deeper than an entry's
+// keys, so only that much of the tree is converted to look.
+func (s *Source) foreign() string {
+	if !startsJSON(s.Doc.Data) {
+		return ""
+	}
+	return detect(fromYAML(s.Path, s.Doc.Root, 0, detectDepth))
 }
 
 // ErrNative is returned by Convert for input that is not a foreign format:
 // lore's own YAML or JSON, for schema.Load.
 var ErrNative = errors.New("lore's own format")
 
-// readLimited reads a file with schema's size limit. schema.ReadFile refuses
-// binary data, and a PNG card is binary, so formats reads for itself.
-func readLimited(path string, size int64) ([]byte, error) {
-	if size > schema.MaxFileSize {
-		return nil, &schema.ParseError{Pos: diag.Pos{File: path}, Msg: fmt.Sprintf("file is %d bytes, over the %d-byte limit: is this the right file?", size, schema.MaxFileSize)}
+// looksPNG says whether data is a PNG, or the start of one cut short (so a
+// truncated card is called a truncated PNG, not invalid text).
+func looksPNG(data []byte) bool {
+	if len(data) >= len(pngSignature) {
+		return bytes.HasPrefix(data, pngSignature)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, &schema.ParseError{Pos: diag.Pos{File: path}, Msg: err.Error()}
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, schema.MaxFileSize+1))
-	if err != nil {
-		return nil, &schema.ParseError{Pos: diag.Pos{File: path}, Msg: err.Error()}
-	}
-	if len(data) > schema.MaxFileSize {
-		return nil, &schema.ParseError{Pos: diag.Pos{File: path}, Msg: "file is over the size limit: is this the right file?"}
-	}
-	return data, nil
+	return len(data) >= 4 && bytes.HasPrefix(pngSignature, data)
 }
 
 // Convert detects the format of data (the content of path) and converts it.
 // It returns ErrNative when data is not a foreign format.
 func Convert(path string, data []byte) (*schema.Lorebook, []diag.Diagnostic, error) {
-	if bytes.HasPrefix(data, pngSignature) {
+	if looksPNG(data) {
 		card, chunk, err := cardJSONFromPNG(data)
 		if err != nil {
 			return nil, nil, &schema.ParseError{Pos: diag.Pos{File: path}, Msg: err.Error()}
@@ -98,17 +146,23 @@ func startsJSON(data []byte) bool {
 }
 
 func convertJSON(file string, data []byte, fromPNG bool) (*schema.Lorebook, []diag.Diagnostic, error) {
-	root, err := parseJSON(file, data)
+	root, err := schema.ParseBytes(file, data)
 	if err != nil {
 		return nil, nil, err
 	}
-	format := detect(root)
-	if format == "" && fromPNG && root.kind == jObj {
+	format := detect(fromYAML(file, root, 0, detectDepth))
+	if format == "" && fromPNG && root.Kind == yaml.MappingNode {
 		format = FormatCardV2 // a V1 card: the fields at the top level
 	}
 	if format == "" {
 		return nil, nil, ErrNative
 	}
+	return convertTree(file, root, format)
+}
+
+// convertTree imports a parsed foreign file of a known format.
+func convertTree(file string, y *yaml.Node, format string) (*schema.Lorebook, []diag.Diagnostic, error) {
+	root := fromYAML(file, y, 0, schema.MaxDepth)
 	im := newImporter(file, format)
 	switch format {
 	case FormatSillyTavern:

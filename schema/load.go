@@ -26,51 +26,66 @@ var entryKeys = []string{"id", "section", "content", "keywords"}
 // diagnostics; the error (a *ParseError, or several joined) is for input that
 // cannot be read or parsed, and the lorebook then holds what could be loaded.
 func Load(path string) (*Lorebook, []diag.Diagnostic, error) {
-	lb := &Lorebook{Path: path, Format: "lore", Manifest: Manifest{Settings: DefaultSettings()}}
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, nil, errAt(Pos{File: path}, "%s", describeIOError(err))
 	}
-	var ds []diag.Diagnostic
-	if st.IsDir() {
-		ds, err = loadFolder(lb, path)
-	} else {
-		ds, err = loadSingle(lb, path)
+	if !st.IsDir() {
+		doc, err := ReadDoc(path)
+		if err != nil {
+			return finish(newLorebook(path), nil, err)
+		}
+		return LoadDoc(doc)
 	}
+	lb := newLorebook(path)
+	ds, err := loadFolder(lb, path)
+	return finish(lb, ds, err)
+}
+
+// LoadDoc loads a single-file lorebook that has been read and parsed.
+func LoadDoc(doc *Doc) (*Lorebook, []diag.Diagnostic, error) {
+	lb := newLorebook(doc.Path)
+	return finish(lb, loadSingle(lb, doc), nil)
+}
+
+func newLorebook(path string) *Lorebook {
+	return &Lorebook{Path: path, Format: "lore", Manifest: Manifest{Settings: DefaultSettings()}}
+}
+
+// finish names a lorebook without name: after its file or folder, reports
+// duplicate ids and sorts the diagnostics.
+func finish(lb *Lorebook, ds []diag.Diagnostic, err error) (*Lorebook, []diag.Diagnostic, error) {
 	if lb.Manifest.Name == "" {
-		base := filepath.Base(filepath.Clean(path))
+		base := filepath.Base(filepath.Clean(lb.Path))
 		lb.Manifest.Name = strings.TrimSuffix(base, filepath.Ext(base))
 	}
 	ds = append(ds, duplicateIDs(lb.Entries)...)
 	return lb, diag.Sort(ds), err
 }
 
-func loadSingle(lb *Lorebook, path string) ([]diag.Diagnostic, error) {
-	root, data, err := ParseFile(path)
-	if err != nil {
-		return nil, err
-	}
+func loadSingle(lb *Lorebook, doc *Doc) []diag.Diagnostic {
+	path, root := doc.Path, doc.Root
 	lb.Files = append(lb.Files, path)
-	d := newDecoder(path, data)
+	d := newDecoder(path, doc.Data)
 	switch {
 	case root.Kind == yaml.SequenceNode:
 		ds := (&docCheck{file: path, root: root, entryAt: []string{"*"}}).check("entries")
 		for _, c := range root.Content {
 			lb.Entries = append(lb.Entries, d.entry(c))
 		}
-		return append(ds, d.diags...), nil
+		return append(ds, d.diags...)
 	case root.Kind == yaml.MappingNode && isSingleEntry(root):
 		ds := (&docCheck{file: path, root: root, entryAt: []string{}}).check("entry")
 		lb.Entries = append(lb.Entries, d.entry(root))
-		return append(ds, d.diags...), nil
+		return append(ds, d.diags...)
 	case root.Kind == yaml.MappingNode:
 		ds := (&docCheck{file: path, root: root, entryAt: []string{"entries", "*"}}).check("lorebook")
 		lb.Manifest = d.manifest(root)
 		lb.Entries = append(lb.Entries, d.entriesOf(root)...)
-		return append(ds, d.diags...), nil
+		return append(ds, d.diags...)
 	}
 	return []diag.Diagnostic{diag.New(Pos{File: path, Line: root.Line, Col: root.Column}, diag.Error, "schema",
-		"expected a lorebook (a mapping with entries:, or a list of entries), found %s", kindName(root))}, nil
+		"expected a lorebook (a mapping with entries:, or a list of entries), found %s", kindName(root))}
 }
 
 func isSingleEntry(root *yaml.Node) bool {

@@ -56,47 +56,87 @@ func errAt(p Pos, format string, args ...any) *ParseError {
 // ParseFile reads a YAML or JSON file into a yaml.Node tree that carries the
 // line and column of every value (JSON is converted to the same tree, so one
 // walker serves both), and returns the root value node (never a DocumentNode)
-// with the raw bytes. It applies every defence: size limit, binary and
-// invalid-UTF-8 detection, depth cap, alias-bomb and alias-cycle detection.
-// The error, when not nil, is a *ParseError.
+// with the text. It applies every defence: size limit, regular files only,
+// binary and invalid-UTF-8 detection, depth cap, alias-bomb and alias-cycle
+// detection. The error, when not nil, is a *ParseError.
 func ParseFile(path string) (*yaml.Node, []byte, error) {
-	data, err := ReadFile(path)
+	doc, err := ReadDoc(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	n, err := parseText(path, data)
-	return n, data, err
+	return doc.Root, doc.Data, nil
 }
 
 // ReadFile reads a file with the size limit and the text checks (no NUL bytes,
 // valid UTF-8, not empty), and strips a UTF-8 byte-order mark.
 func ReadFile(path string) ([]byte, error) {
+	data, err := ReadBytes(path)
+	if err != nil {
+		return nil, err
+	}
+	return checkText(path, data)
+}
+
+// ReadBytes reads a file as it is (a PNG card is binary), refusing what is
+// not a regular file and what is over MaxFileSize, before reading it.
+func ReadBytes(path string) ([]byte, error) {
 	p := Pos{File: path}
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, errAt(p, "%s", describeIOError(err))
 	}
-	if st.IsDir() {
-		return nil, errAt(p, "is a folder, not a file")
+	if err := checkRegular(path, st); err != nil {
+		return nil, err
 	}
 	if st.Size() > MaxFileSize {
-		return nil, errAt(p, "file is %s, over the %s limit: lorebooks are text; is this the right file?",
-			humanSize(st.Size()), humanSize(MaxFileSize))
+		return nil, tooBig(path, humanSize(st.Size()))
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, errAt(p, "%s", describeIOError(err))
 	}
 	defer f.Close()
-	// Stat can say 0 for devices and pipes: limit the read too.
+	// The file may grow between Stat and the read: limit the read too.
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
 		return nil, errAt(p, "%s", describeIOError(err))
 	}
 	if len(data) > MaxFileSize {
-		return nil, errAt(p, "file is over the %s limit: lorebooks are text; is this the right file?", humanSize(MaxFileSize))
+		return nil, tooBig(path, "over "+humanSize(MaxFileSize))
 	}
-	return checkText(path, data)
+	return data, nil
+}
+
+func tooBig(path, size string) *ParseError {
+	return errAt(Pos{File: path}, "file is %s, over the %s limit: lorebooks are text; is this the right file?",
+		size, humanSize(MaxFileSize))
+}
+
+// checkRegular refuses folders and special files: reading a named pipe waits
+// for a writer forever, and a device or socket is never a lorebook.
+func checkRegular(path string, st fs.FileInfo) error {
+	m := st.Mode()
+	switch {
+	case m.IsRegular():
+		return nil
+	case m.IsDir():
+		return errAt(Pos{File: path}, "is a folder, not a file")
+	}
+	return errAt(Pos{File: path}, "is %s, not a regular file: lore reads lorebooks from files", SpecialFileKind(m))
+}
+
+// SpecialFileKind names the type of a file that is neither regular nor a
+// folder, for messages: "a named pipe (FIFO)", "a socket", "a device".
+func SpecialFileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&(fs.ModeDevice|fs.ModeCharDevice) != 0:
+		return "a device"
+	}
+	return "a special file"
 }
 
 func describeIOError(err error) string {
@@ -170,11 +210,11 @@ func IsJSON(path string, data []byte) bool {
 // chunk, a file read by another package): it applies ReadFile's text checks
 // first, then parses as ParseFile does.
 func ParseBytes(path string, data []byte) (*yaml.Node, error) {
-	data, err := checkText(path, data)
+	doc, err := ParseDoc(path, data)
 	if err != nil {
 		return nil, err
 	}
-	return parseText(path, data)
+	return doc.Root, nil
 }
 
 // parseText parses data that has passed checkText.

@@ -19,8 +19,8 @@ func LoadTranscript(path string) (*Transcript, []diag.Diagnostic, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	t := &Transcript{Path: path}
 	if isJSONL(path, data) {
+		t := &Transcript{Path: path}
 		ds, err := loadJSONL(t, path, data)
 		return t, diag.Sort(ds), err
 	}
@@ -28,14 +28,23 @@ func LoadTranscript(path string) (*Transcript, []diag.Diagnostic, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	d := newDecoder(path, data)
+	t, ds := LoadTranscriptDoc(&Doc{Path: path, Data: data, Root: root})
+	return t, ds, nil
+}
+
+// LoadTranscriptDoc loads a transcript that has been read and parsed (not a
+// SillyTavern .jsonl chat, which is not one document: LoadTranscript reads it).
+func LoadTranscriptDoc(doc *Doc) (*Transcript, []diag.Diagnostic) {
+	path, root := doc.Path, doc.Root
+	t := &Transcript{Path: path}
+	d := newDecoder(path, doc.Data)
 	var ds []diag.Diagnostic
 	switch root.Kind {
 	case yaml.SequenceNode, yaml.MappingNode:
 		ds = (&docCheck{file: path, root: root, listName: "messages"}).check("transcript")
 	default:
 		return t, []diag.Diagnostic{diag.New(d.pos(root), diag.Error, "schema",
-			"expected a transcript (a mapping with messages:, or a list of messages), found %s", kindName(root))}, nil
+			"expected a transcript (a mapping with messages:, or a list of messages), found %s", kindName(root))}
 	}
 	if root.Kind == yaml.SequenceNode {
 		t.Messages = d.messages(root)
@@ -57,7 +66,7 @@ func LoadTranscript(path string) (*Transcript, []diag.Diagnostic, error) {
 			}
 		}
 	}
-	return t, diag.Sort(append(ds, d.diags...)), nil
+	return t, diag.Sort(append(ds, d.diags...))
 }
 
 func (d *decoder) messages(n *yaml.Node) []Message {

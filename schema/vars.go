@@ -10,15 +10,22 @@ import (
 // value, which overrides the manifest's defaults. A "$schema" key, for
 // editors, is not a variable.
 func LoadVars(path string) (*Vars, []diag.Diagnostic, error) {
-	root, data, err := ParseFile(path)
+	doc, err := ReadDoc(path)
 	if err != nil {
 		return nil, nil, err
 	}
+	v, ds := LoadVarsDoc(doc)
+	return v, ds, nil
+}
+
+// LoadVarsDoc loads a variables file that has been read and parsed.
+func LoadVarsDoc(doc *Doc) (*Vars, []diag.Diagnostic) {
+	path, root := doc.Path, doc.Root
 	v := &Vars{Path: path, Values: map[string]any{}, Pos: map[string]Pos{}}
-	d := newDecoder(path, data)
+	d := newDecoder(path, doc.Data)
 	if root.Kind != yaml.MappingNode {
 		return v, []diag.Diagnostic{diag.New(d.pos(root), diag.Error, "schema",
-			"a variables file must be a mapping from variable id to value, not %s", kindName(root))}, nil
+			"a variables file must be a mapping from variable id to value, not %s", kindName(root))}
 	}
 	ds := (&docCheck{file: path, root: root}).check("vars")
 	for _, p := range d.fields(root) {
@@ -28,5 +35,5 @@ func LoadVars(path string) (*Vars, []diag.Diagnostic, error) {
 		v.Values[p.Key] = ToValue(p.Value)
 		v.Pos[p.Key] = d.pos(p.Value)
 	}
-	return v, diag.Sort(append(ds, d.diags...)), nil
+	return v, diag.Sort(append(ds, d.diags...))
 }
