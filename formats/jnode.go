@@ -40,58 +40,130 @@ type jnode struct {
 }
 
 // detectDepth is how deep detect looks: a key of an entry of a book (root →
-// entries → entry → key). Nodes deeper than that are converted without their
-// children while detecting, so recognising lore's own format costs little.
+// entries → entry → key). Nodes that deep are stubs while detecting, so
+// recognising lore's own format costs little.
 const detectDepth = 3
 
-// fromYAML converts schema's node tree (from schema.ParseBytes or a
-// schema.Doc, one parser for every format). JSON only yields the JSON tags;
-// the YAML cases matter for a file whose name says YAML but whose text starts
-// with '{' (schema parses it as YAML, as schema.Load would). Nodes at depth
-// limit keep their kind but not their children. The parser has already
-// refused alias bombs, cycles and nesting over schema.MaxDepth; the depth
-// check here only guards trees built elsewhere.
-func fromYAML(file string, y *yaml.Node, depth, limit int) *jnode {
+// converter turns schema's node tree (from schema.ParseBytes or a
+// schema.Doc: one parser for every format) into jnodes. JSON only yields the
+// JSON tags; the YAML cases matter for a file whose name says YAML but whose
+// text starts with '{' (schema parses it as YAML, as schema.Load would). The
+// parser has already refused alias bombs, cycles and nesting over
+// schema.MaxDepth; the depth checks here only guard trees built elsewhere.
+type converter struct {
+	file  string
+	block []jnode // jnodes are allocated in blocks, not one by one
+}
+
+func (c *converter) node(y *yaml.Node) *jnode {
+	if len(c.block) == cap(c.block) {
+		c.block = make([]jnode, 0, 256)
+	}
+	c.block = c.block[:len(c.block)+1]
+	n := &c.block[len(c.block)-1]
+	n.pos = diag.Pos{File: c.file, Line: y.Line, Col: y.Column}
+	return n
+}
+
+// resolveAlias follows aliases, within the same bound as schema's.
+func resolveAlias(y *yaml.Node) *yaml.Node {
 	for i := 0; y != nil && y.Kind == yaml.AliasNode && i < schema.MaxDepth; i++ {
 		y = y.Alias
 	}
+	if y != nil && y.Kind == yaml.DocumentNode && len(y.Content) > 0 {
+		return resolveAlias(y.Content[0])
+	}
+	return y
+}
+
+// convert converts y, found at depth; nodes at depth limit are stubs (see
+// stubs), which complete fills in later.
+func (c *converter) convert(y *yaml.Node, depth, limit int) *jnode {
+	y = resolveAlias(y)
 	if y == nil || depth > schema.MaxDepth {
-		return &jnode{kind: jNull, pos: diag.Pos{File: file}}
+		return &jnode{kind: jNull, pos: diag.Pos{File: c.file}}
 	}
-	n := &jnode{pos: diag.Pos{File: file, Line: y.Line, Col: y.Column}}
-	if depth >= limit && (y.Kind == yaml.MappingNode || y.Kind == yaml.SequenceNode) {
-		n.kind = jArr
-		if y.Kind == yaml.MappingNode {
-			n.kind = jObj
-		}
-		return n
+	if depth >= limit {
+		return stubs[stubKind(y)]
 	}
+	n := c.node(y)
 	switch y.Kind {
-	case yaml.DocumentNode:
-		if len(y.Content) > 0 {
-			return fromYAML(file, y.Content[0], depth, limit)
-		}
 	case yaml.MappingNode:
 		n.kind = jObj
 		n.vals = make(map[string]*jnode, len(y.Content)/2)
+		n.keys = make([]string, 0, len(y.Content)/2)
 		for i := 0; i+1 < len(y.Content); i += 2 {
 			k := y.Content[i].Value
 			if _, dup := n.vals[k]; !dup {
 				n.keys = append(n.keys, k)
 			}
 			// Like JavaScript (which wrote these files), the last duplicate wins.
-			n.vals[k] = fromYAML(file, y.Content[i+1], depth+1, limit)
+			n.vals[k] = c.convert(y.Content[i+1], depth+1, limit)
 		}
 	case yaml.SequenceNode:
 		n.kind = jArr
 		n.arr = make([]*jnode, 0, len(y.Content))
-		for _, c := range y.Content {
-			n.arr = append(n.arr, fromYAML(file, c, depth+1, limit))
+		for _, e := range y.Content {
+			n.arr = append(n.arr, c.convert(e, depth+1, limit))
 		}
 	case yaml.ScalarNode:
 		scalar(n, y)
 	}
 	return n
+}
+
+// complete turns a tree that convert cut at a depth limit into the whole
+// tree, converting only what the cut left out: detecting a format and then
+// importing it convert each node once.
+func (c *converter) complete(n *jnode, y *yaml.Node, depth int) *jnode {
+	y = resolveAlias(y)
+	if y == nil || depth > schema.MaxDepth {
+		return n
+	}
+	if n == stubs[n.kind] {
+		return c.convert(y, depth, schema.MaxDepth+1)
+	}
+	switch {
+	case n.kind == jObj && y.Kind == yaml.MappingNode:
+		// vals holds the last of duplicate keys: walk backwards, each key once.
+		done := make(map[string]bool, len(n.keys))
+		for i := len(y.Content) - 2; i >= 0; i -= 2 {
+			k := y.Content[i].Value
+			if !done[k] {
+				done[k] = true
+				n.vals[k] = c.complete(n.vals[k], y.Content[i+1], depth+1)
+			}
+		}
+	case n.kind == jArr && y.Kind == yaml.SequenceNode:
+		for i, e := range y.Content {
+			n.arr[i] = c.complete(n.arr[i], e, depth+1)
+		}
+	}
+	return n
+}
+
+// stubs stand for the nodes below the depth limit, one per kind, shared:
+// detection only asks whether they are there, so they cost no allocation.
+// Nothing may modify them.
+var stubs = [...]*jnode{jNull: {kind: jNull}, jBool: {kind: jBool}, jNum: {kind: jNum}, jStr: {kind: jStr}, jArr: {kind: jArr}, jObj: {kind: jObj}}
+
+// stubKind is the kind of a node below the depth limit, by its tag.
+func stubKind(y *yaml.Node) jkind {
+	switch y.Kind {
+	case yaml.MappingNode:
+		return jObj
+	case yaml.SequenceNode:
+		return jArr
+	}
+	switch y.ShortTag() {
+	case "!!null":
+		return jNull
+	case "!!bool":
+		return jBool
+	case "!!int", "!!float":
+		return jNum
+	}
+	return jStr
 }
 
 // scalar gives n the value of a scalar node by its resolved tag. A number

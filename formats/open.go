@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/schema"
 )
@@ -77,20 +75,14 @@ func (s *Source) Open() (*schema.Lorebook, []diag.Diagnostic, error) {
 	case s.DocErr != nil:
 		return nil, nil, s.DocErr
 	}
-	if format := s.foreign(); format != "" {
-		return convertTree(s.Path, s.Doc.Root, format)
+	if startsJSON(s.Doc.Data) { // foreign formats are all JSON
+		c := &converter{file: s.Path}
+		root := c.convert(s.Doc.Root, 0, detectDepth)
+		if format := detect(root); format != "" {
+			return importTree(s.Path, c.complete(root, s.Doc.Root, 0), format)
+		}
 	}
 	return schema.LoadDoc(s.Doc)
-}
-
-// foreign names the foreign format of a parsed file, or "" for lore's own.
-// Foreign formats are all JSON; detection looks no deeper than an entry's
-// keys, so only that much of the tree is converted to look.
-func (s *Source) foreign() string {
-	if !startsJSON(s.Doc.Data) {
-		return ""
-	}
-	return detect(fromYAML(s.Path, s.Doc.Root, 0, detectDepth))
 }
 
 // ErrNative is returned by Convert for input that is not a foreign format:
@@ -150,19 +142,20 @@ func convertJSON(file string, data []byte, fromPNG bool) (*schema.Lorebook, []di
 	if err != nil {
 		return nil, nil, err
 	}
-	format := detect(fromYAML(file, root, 0, detectDepth))
-	if format == "" && fromPNG && root.Kind == yaml.MappingNode {
+	c := &converter{file: file}
+	top := c.convert(root, 0, detectDepth)
+	format := detect(top)
+	if format == "" && fromPNG && top.kind == jObj {
 		format = FormatCardV2 // a V1 card: the fields at the top level
 	}
 	if format == "" {
 		return nil, nil, ErrNative
 	}
-	return convertTree(file, root, format)
+	return importTree(file, c.complete(top, root, 0), format)
 }
 
-// convertTree imports a parsed foreign file of a known format.
-func convertTree(file string, y *yaml.Node, format string) (*schema.Lorebook, []diag.Diagnostic, error) {
-	root := fromYAML(file, y, 0, schema.MaxDepth)
+// importTree imports the converted tree of a foreign file whose format is known.
+func importTree(file string, root *jnode, format string) (*schema.Lorebook, []diag.Diagnostic, error) {
 	im := newImporter(file, format)
 	switch format {
 	case FormatSillyTavern:

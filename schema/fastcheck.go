@@ -250,31 +250,67 @@ func (s *fastSchema) object(n *yaml.Node, depth int) bool {
 	if !s.allows("object") || s.enum != nil {
 		return false
 	}
-	ps, _ := pairs(n)
+	if !plainKeys(n) {
+		// Merge keys or keys that are not plain scalars: as ToValue reads them.
+		ps, _ := pairs(n)
+		for _, r := range s.required {
+			if !slices.ContainsFunc(ps, func(p pair) bool { return p.Key == r }) {
+				return false
+			}
+		}
+		for _, p := range ps {
+			if !s.member(p.Key, p.Value, depth) {
+				return false
+			}
+		}
+		return true
+	}
+	// Keys as written, with no list built: a key given twice is checked
+	// twice, which can only make the walk less sure, never wrongly sure.
 	for _, r := range s.required {
-		if !slices.ContainsFunc(ps, func(p pair) bool { return p.Key == r }) {
+		found := false
+		for i := 0; i < len(n.Content) && !found; i += 2 {
+			found = n.Content[i].Value == r
+		}
+		if !found {
 			return false
 		}
 	}
-	for _, p := range ps {
-		if s.names != nil && !s.names.scalar(p.Key) {
-			return false
-		}
-		sub, ok := s.props[p.Key]
-		switch {
-		case ok:
-		case s.noExtra:
-			return false
-		case s.additional != nil:
-			sub = s.additional
-		default:
-			continue
-		}
-		if !sub.valid(p.Value, depth+1) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if !s.member(n.Content[i].Value, n.Content[i+1], depth) {
 			return false
 		}
 	}
 	return true
+}
+
+// plainKeys says whether every key of a mapping is a plain scalar, not a
+// merge key.
+func plainKeys(m *yaml.Node) bool {
+	for i := 0; i < len(m.Content); i += 2 {
+		if k := m.Content[i]; k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
+			return false
+		}
+	}
+	return true
+}
+
+// member checks one key and its value of an object.
+func (s *fastSchema) member(key string, v *yaml.Node, depth int) bool {
+	if s.names != nil && !s.names.scalar(key) {
+		return false
+	}
+	sub, ok := s.props[key]
+	switch {
+	case ok:
+	case s.noExtra:
+		return false
+	case s.additional != nil:
+		sub = s.additional
+	default:
+		return true
+	}
+	return sub.valid(v, depth+1)
 }
 
 // scalar checks a plain value: nil, bool, float64 or string.

@@ -96,11 +96,13 @@ func ReadBytes(path string) ([]byte, error) {
 		return nil, errAt(p, "%s", describeIOError(err))
 	}
 	defer f.Close()
-	// The file may grow between Stat and the read: limit the read too.
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
+	// The file may grow between Stat and the read: limit the read too. Sized
+	// from Stat, the buffer is allocated once, not grown by doubling.
+	buf := bytes.NewBuffer(make([]byte, 0, st.Size()+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, MaxFileSize+1)); err != nil {
 		return nil, errAt(p, "%s", describeIOError(err))
 	}
+	data := buf.Bytes()
 	if len(data) > MaxFileSize {
 		return nil, tooBig(path, "over "+humanSize(MaxFileSize))
 	}
@@ -222,11 +224,10 @@ func parseText(path string, data []byte) (*yaml.Node, error) {
 	var root *yaml.Node
 	var err error
 	if IsJSON(path, data) {
-		root, err = parseJSON(path, data, 0, len(data))
-	} else {
-		root, err = parseYAML(path, data)
+		// JSON has no aliases, and the parser caps the nesting itself.
+		return parseJSON(path, data, 0, len(data))
 	}
-	if err != nil {
+	if root, err = parseYAML(path, data); err != nil {
 		return nil, err
 	}
 	if err := checkExpansion(path, root); err != nil {
