@@ -31,6 +31,11 @@ const (
 	// beyond those written in it. A billion-laughs file exceeds it in a few
 	// milliseconds of counting, before anything is expanded.
 	minAliasBudget = 1_000_000
+	// aliasByteBudget is how many bytes of text YAML aliases may add to a
+	// document beyond its own size: a long text reused a few times is a
+	// template, a megabyte reused thousands of times is a bomb that every
+	// rule would then read thousands of times.
+	aliasByteBudget = 16 << 20
 )
 
 // ParseError is a file that cannot be read or parsed: it stops loading that
@@ -230,7 +235,7 @@ func parseText(path string, data []byte) (*yaml.Node, error) {
 	if root, err = parseYAML(path, data); err != nil {
 		return nil, err
 	}
-	if err := checkExpansion(path, root); err != nil {
+	if err := checkExpansion(path, root, len(data)); err != nil {
 		return nil, err
 	}
 	return root, nil
@@ -364,15 +369,16 @@ func findProblemLine(data []byte, li *lineIndex, from int, want string) int {
 	return lo
 }
 
-// checkExpansion walks the tree once, memoising each node's expanded size and
-// depth, so that aliases are counted without being expanded: alias bombs,
-// alias cycles and over-deep nesting are refused here, and every later walk
-// may follow aliases freely.
-func checkExpansion(path string, root *yaml.Node) error {
-	type info struct{ size, depth int }
+// checkExpansion walks the tree once, memoising each node's expanded size
+// (values and bytes of text) and depth, so that aliases are counted without
+// being expanded: alias bombs, alias cycles and over-deep nesting are refused
+// here, and every later walk may follow aliases freely.
+func checkExpansion(path string, root *yaml.Node, textSize int) error {
+	type info struct{ size, bytes, depth int }
 	memo := map[*yaml.Node]info{}
 	active := map[*yaml.Node]bool{}
 	budget := minAliasBudget + countNodes(root)
+	byteBudget := aliasByteBudget + textSize
 	var walk func(n *yaml.Node, depth int) (info, error)
 	walk = func(n *yaml.Node, depth int) (info, error) {
 		if depth > MaxDepth {
@@ -407,19 +413,24 @@ func checkExpansion(path string, root *yaml.Node) error {
 		if anchored {
 			active[n] = true
 		}
-		in := info{size: 1}
+		in := info{size: 1, bytes: len(n.Value)}
 		for _, c := range n.Content {
 			ci, err := walk(c, depth+1)
 			if err != nil {
 				return ci, err
 			}
 			in.size += ci.size
+			in.bytes += ci.bytes
 			if ci.depth+1 > in.depth {
 				in.depth = ci.depth + 1
 			}
 			if in.size > budget {
 				p := Pos{File: path, Line: c.Line, Col: c.Column}
 				return info{}, errAt(p, "YAML aliases here expand the document by over a million values (an alias bomb?); lore does not expand it")
+			}
+			if in.bytes > byteBudget {
+				p := Pos{File: path, Line: c.Line, Col: c.Column}
+				return info{}, errAt(p, "YAML aliases here expand the document by over %s of text (an alias bomb?); lore does not expand it", humanSize(aliasByteBudget))
 			}
 		}
 		if anchored {

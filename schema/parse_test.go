@@ -3,6 +3,7 @@ package schema
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -104,6 +105,50 @@ func TestBillionLaughsMessage(t *testing.T) {
 	_, _, err := ParseFile(p)
 	if err == nil || !strings.Contains(err.Error(), "YAML aliases here expand the document by over a million values (an alias bomb?)") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// TestAliasBytesRefused: one long text reused through an alias is a
+// template up to aliasByteBudget of expansion and a bomb beyond it, refused
+// at the entry where the budget runs out, whatever the count of values.
+func TestAliasBytesRefused(t *testing.T) {
+	text := strings.Repeat("lore ", 1<<20/5) // 1 MiB
+	book := func(aliases int) string {
+		var b strings.Builder
+		b.WriteString("name: Bomb\nentries:\n  - id: e0\n    section: chat-history\n    content: &big \"" + text + "\"\n")
+		for i := 1; i <= aliases; i++ {
+			b.WriteString("  - {id: e" + strconv.Itoa(i) + ", section: chat-history, content: *big}\n")
+		}
+		return b.String()
+	}
+	if _, _, err := ParseFile(writeTemp(t, "ok.yaml", book(10))); err != nil {
+		t.Errorf("10 MiB of expansion is a template, got %v", err)
+	}
+	_, _, err := ParseFile(writeTemp(t, "bomb.yaml", book(5000)))
+	want := "bomb.yaml:22:5: YAML aliases here expand the document by over 16 MiB of text (an alias bomb?); lore does not expand it"
+	if err == nil || !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("got  %v\nwant …%s", err, want)
+	}
+}
+
+// TestSpecialFilesRefused: a named pipe would block the read forever (no
+// writer), so it is refused from its stat, as folders are.
+func TestSpecialFilesRefused(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "pipe.yaml")
+	if err := mkfifo(p); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	for name, load := range map[string]func(string) error{
+		"ParseFile":      func(p string) error { _, _, err := ParseFile(p); return err },
+		"Load":           func(p string) error { _, _, err := Load(p); return err },
+		"LoadTranscript": func(p string) error { _, _, err := LoadTranscript(p); return err },
+		"LoadVars":       func(p string) error { _, _, err := LoadVars(p); return err },
+		"ReadBytes":      func(p string) error { _, err := ReadBytes(p); return err },
+	} {
+		err := load(p)
+		if err == nil || !strings.HasSuffix(err.Error(), "pipe.yaml: is a named pipe (FIFO), not a regular file: lore reads lorebooks from files") {
+			t.Errorf("%s: got %v", name, err)
+		}
 	}
 }
 
