@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
-	"gopkg.in/yaml.v3"
 
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/formats"
@@ -169,7 +168,7 @@ func fmtTargets(iox *IO, paths []string) ([]fmtTarget, int) {
 		}
 		if !st.IsDir() {
 			if root, _, err := schema.ParseFile(p); err == nil {
-				if k := fmtKind(p, root); k != schema.KindLorebook {
+				if k := schema.DetectKind(p, root); k != schema.KindLorebook {
 					fmt.Fprintf(iox.Stderr, "lore: %s is a %s file: lore fmt formats lorebook files only\n", p, k)
 					worse(ExitUsage)
 					continue
@@ -204,21 +203,6 @@ func fmtTargets(iox *IO, paths []string) ([]fmtTarget, int) {
 		}
 	}
 	return targets, code
-}
-
-// fmtKind is schema.DetectKind, except that a list whose first item has an
-// id or a section is a list of entries even when it has a role (DetectKind
-// reads any list of mappings with role: as chat messages).
-func fmtKind(p string, root *yaml.Node) schema.Kind {
-	if root.Kind == yaml.SequenceNode && len(root.Content) > 0 && root.Content[0].Kind == yaml.MappingNode {
-		m := root.Content[0]
-		for i := 0; i+1 < len(m.Content); i += 2 {
-			if k := m.Content[i].Value; k == "id" || k == "section" {
-				return schema.KindLorebook
-			}
-		}
-	}
-	return schema.DetectKind(p, root)
 }
 
 // fmtReport prints a load error or a refusal.

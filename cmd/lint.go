@@ -76,11 +76,10 @@ func runLint(iox *IO, opts *lintOptions, paths []string) error {
 		return err
 	}
 
-	paths, err = expandPaths(paths, treeLorebook)
+	paths, all, err := expandPaths(paths, treeLorebook)
 	if err != nil {
 		return err
 	}
-	var all []diag.Diagnostic
 	unusable := false
 	var vars *schema.Vars
 	if opts.vars != "" {

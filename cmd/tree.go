@@ -1,16 +1,15 @@
 package cmd
 
 import (
-	"bytes"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/schema"
-	"gopkg.in/yaml.v3"
 )
 
 // treeKinds are what a folder that is not itself a lorebook may hold.
@@ -26,30 +25,33 @@ const (
 // wanted (lore lorebooks, foreign lorebooks, card PNGs; transcripts). Files that
 // are not lore data (package.json, CI configuration, images) are passed over:
 // a variables file cannot be told from any other small YAML map, so it is
-// checked only when named. Files and lorebook folders named by the user are
-// kept as they are.
-func expandPaths(paths []string, kinds ...string) ([]string, error) {
+// checked only when named. Named pipes, sockets and devices are skipped with
+// a note (reading a pipe would wait forever). Files and lorebook folders named
+// by the user are kept as they are.
+func expandPaths(paths []string, kinds ...string) ([]string, []diag.Diagnostic, error) {
 	want := map[string]bool{}
 	for _, k := range kinds {
 		want[k] = true
 	}
 	var out []string
+	var notes []diag.Diagnostic
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil || !st.IsDir() || hasManifest(p) {
 			out = append(out, p)
 			continue
 		}
-		found, err := walkTree(p, want)
+		found, skipped, err := walkTree(p, want)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		notes = append(notes, skipped...)
 		if len(found) == 0 {
-			return nil, usageErr("%s is not a lorebook (it has no lorebook.yaml) and holds none: name a lorebook folder or file", p)
+			return nil, nil, usageErr("%s is not a lorebook (it has no lorebook.yaml) and holds none: name a lorebook folder or file", p)
 		}
 		out = append(out, found...)
 	}
-	return out, nil
+	return out, notes, nil
 }
 
 func hasManifest(dir string) bool {
@@ -61,8 +63,9 @@ func hasManifest(dir string) bool {
 	return false
 }
 
-func walkTree(root string, want map[string]bool) ([]string, error) {
+func walkTree(root string, want map[string]bool) ([]string, []diag.Diagnostic, error) {
 	var found []string
+	var notes []diag.Diagnostic
 	err := filepath.WalkDir(root, func(p string, de fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -84,6 +87,10 @@ func walkTree(root string, want map[string]bool) ([]string, error) {
 			return nil
 		}
 		if k := fileKind(p); k != "" && want[k] {
+			if note := schema.SpecialFileNote(p, de); note != nil {
+				notes = append(notes, *note)
+				return nil
+			}
 			found = append(found, p)
 		}
 		return nil
@@ -91,16 +98,18 @@ func walkTree(root string, want map[string]bool) ([]string, error) {
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
-			return nil, usageErr("%s: %v", pe.Path, pe.Err)
+			return nil, nil, usageErr("%s: %v", pe.Path, pe.Err)
 		}
-		return nil, usageErr("%v", err)
+		return nil, nil, usageErr("%v", err)
 	}
-	return found, nil
+	return found, notes, nil
 }
 
 // fileKind says what a file found in a tree is: a lorebook, a transcript, or
-// "" for anything lore does not recognise as its own. A file that does not
-// parse counts as what its name suggests, so its errors are reported.
+// "" for anything lore does not recognise as its own (schema.IsLoreData). A
+// file that cannot be read or parsed counts as what its name suggests, so its
+// errors are reported; so does a special file, which is then skipped with a
+// note.
 func fileKind(p string) string {
 	ext := strings.ToLower(filepath.Ext(p))
 	switch {
@@ -113,56 +122,27 @@ func fileKind(p string) string {
 	case ext != ".png" && ext != ".json" && ext != ".yaml" && ext != ".yml":
 		return ""
 	}
-	data, err := os.ReadFile(p)
-	if err != nil || len(data) > schema.MaxFileSize {
+	if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
+		return treeLorebook
+	}
+	src, err := formats.ReadSource(p)
+	if err != nil {
 		return treeLorebook // let the loader report it
 	}
 	if ext == ".png" {
-		if bytes.Contains(data, []byte("tEXtchara\x00")) || bytes.Contains(data, []byte("tEXtccv3\x00")) {
+		if src.IsCard() {
 			return treeLorebook
 		}
 		return "" // an image, not a character card
 	}
-	if _, _, err := formats.Convert(p, data); !errors.Is(err, formats.ErrNative) {
-		return treeLorebook // a foreign lorebook, or broken JSON: Open reports it
+	if src.Doc == nil || src.Foreign() {
+		return treeLorebook // broken text (Open reports it), or a foreign lorebook
 	}
-	root, err := schema.ParseBytes(p, data)
-	if err != nil {
-		return treeLorebook
-	}
-	switch schema.DetectKind(p, root) {
-	case schema.KindTranscript:
+	switch k, ok := schema.IsLoreData(p, src.Doc.Root); {
+	case !ok:
+		return ""
+	case k == schema.KindTranscript:
 		return treeTranscript
-	case schema.KindLorebook:
-		if looksLikeLore(root) {
-			return treeLorebook
-		}
 	}
-	return ""
-}
-
-// looksLikeLore: a mapping with entries (a single-file lorebook) or with id and
-// section (one entry), or a list whose first item has a section.
-func looksLikeLore(n *yaml.Node) bool {
-	has := func(m *yaml.Node, keys ...string) bool {
-		if m == nil || m.Kind != yaml.MappingNode {
-			return false
-		}
-		seen := 0
-		for i := 0; i+1 < len(m.Content); i += 2 {
-			for _, k := range keys {
-				if m.Content[i].Value == k {
-					seen++
-				}
-			}
-		}
-		return seen == len(keys)
-	}
-	switch n.Kind {
-	case yaml.MappingNode:
-		return has(n, "entries") || has(n, "id", "section")
-	case yaml.SequenceNode:
-		return len(n.Content) > 0 && has(n.Content[0], "section")
-	}
-	return false
+	return treeLorebook
 }

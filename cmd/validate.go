@@ -31,7 +31,9 @@ A PATH is a lorebook folder, a lorebook file (lore's own YAML/JSON or a foreign
 format such as a SillyTavern world or a character card), a transcript or a
 variables file. What a file is, is decided by its content unless --kind says:
   - a .jsonl file, a mapping with messages: (or summary:, memory:, pending:),
-    or a list of {role, content} messages is a transcript;
+    or a list of {role, content} messages is a transcript (a list whose
+    items have fields only entries have, such as id or section, is a list of
+    entries, even when they have a role);
   - a mapping with none of the manifest, entry or transcript keys is a
     variables file (variable id: value);
   - anything else, and every folder with a lorebook.yaml, is a lorebook.
@@ -71,11 +73,10 @@ func runValidate(iox *IO, opts *validateOptions, paths []string) error {
 	if err != nil {
 		return err
 	}
-	paths, err = expandPaths(paths, treeLorebook, treeTranscript)
+	paths, all, err := expandPaths(paths, treeLorebook, treeTranscript)
 	if err != nil {
 		return err
 	}
-	var all []diag.Diagnostic
 	files, unreadable := 0, false
 	for _, p := range paths {
 		ds, n, err := validatePath(p, opts.kind)

@@ -75,14 +75,37 @@ func (s *Source) Open() (*schema.Lorebook, []diag.Diagnostic, error) {
 	case s.DocErr != nil:
 		return nil, nil, s.DocErr
 	}
-	if startsJSON(s.Doc.Data) { // foreign formats are all JSON
-		c := &converter{file: s.Path}
-		root := c.convert(s.Doc.Root, 0, detectDepth)
-		if format := detect(root); format != "" {
-			return importTree(s.Path, c.complete(root, s.Doc.Root, 0), format)
-		}
+	c := &converter{file: s.Path}
+	if root, format := s.detect(c); format != "" {
+		return importTree(s.Path, c.complete(root, s.Doc.Root, 0), format)
 	}
 	return schema.LoadDoc(s.Doc)
+}
+
+// detect converts the parsed text down to an entry's keys and names its
+// foreign format, "" for lore's own. Foreign formats are all JSON.
+func (s *Source) detect(c *converter) (*jnode, string) {
+	if s.Doc == nil || !startsJSON(s.Doc.Data) {
+		return nil, ""
+	}
+	root := c.convert(s.Doc.Root, 0, detectDepth)
+	return root, detect(root)
+}
+
+// Foreign says whether the source is a foreign lorebook (in a format other
+// than lore's own); a PNG card always is.
+func (s *Source) Foreign() bool {
+	if s.png != nil {
+		return true
+	}
+	_, format := s.detect(&converter{file: s.Path})
+	return format != ""
+}
+
+// IsCard says whether the source is a PNG holding a character card chunk
+// (another PNG is an image, not lore data).
+func (s *Source) IsCard() bool {
+	return s.png != nil && (bytes.Contains(s.png, []byte("tEXtchara\x00")) || bytes.Contains(s.png, []byte("tEXtccv3\x00")))
 }
 
 // ErrNative is returned by Convert for input that is not a foreign format:

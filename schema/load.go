@@ -16,10 +16,6 @@ import (
 // manifestNames are the file names of a folder lorebook's manifest.
 var manifestNames = []string{"lorebook.yaml", "lorebook.yml", "lorebook.json"}
 
-// entryKeys are keys only an entry has: a single file whose top-level mapping
-// has them (and no entries:) is one entry.
-var entryKeys = []string{"id", "section", "content", "keywords"}
-
 // Load reads a lorebook in lore's own format (SPEC §2): a folder with a
 // manifest and entry files, one file with manifest keys and entries:, or a
 // bare list of entries. Schema problems and duplicate ids come back as
@@ -88,22 +84,6 @@ func loadSingle(lb *Lorebook, doc *Doc) []diag.Diagnostic {
 		"expected a lorebook (a mapping with entries:, or a list of entries), found %s", kindName(root))}
 }
 
-func isSingleEntry(root *yaml.Node) bool {
-	ps, _ := pairs(root)
-	entryish := false
-	for _, p := range ps {
-		if p.Key == "entries" {
-			return false
-		}
-		for _, k := range entryKeys {
-			if p.Key == k {
-				entryish = true
-			}
-		}
-	}
-	return entryish
-}
-
 // entriesOf decodes the entries: list of a manifest mapping.
 func (d *decoder) entriesOf(root *yaml.Node) []*Entry {
 	var out []*Entry
@@ -148,10 +128,11 @@ func loadFolder(lb *Lorebook, dir string) ([]diag.Diagnostic, error) {
 			ds = append(ds, d.diags...)
 		}
 	}
-	files, err := entryFiles(dir, manifests[0])
+	files, skipped, err := entryFiles(dir, manifests[0])
 	if err != nil {
 		errs = append(errs, err)
 	}
+	ds = append(ds, skipped...)
 	for _, f := range files {
 		root, data, err := ParseFile(f)
 		if err != nil {
@@ -180,9 +161,12 @@ func loadFolder(lb *Lorebook, dir string) ([]diag.Diagnostic, error) {
 
 // entryFiles lists *.yaml, *.yml and *.json below dir, sorted by path,
 // skipping hidden files and folders, the manifest, and *.schema.json files
-// (JSON Schemas saved beside the entries for editors, never entries).
-func entryFiles(dir, manifest string) ([]string, error) {
+// (JSON Schemas saved beside the entries for editors, never entries). Named
+// pipes, sockets and devices are skipped with a note: reading a pipe would
+// wait for a writer forever.
+func entryFiles(dir, manifest string) ([]string, []diag.Diagnostic, error) {
 	var files []string
+	var notes []diag.Diagnostic
 	err := filepath.WalkDir(dir, func(p string, de fs.DirEntry, err error) error {
 		if err != nil {
 			return errAt(Pos{File: p}, "%s", describeIOError(err))
@@ -199,12 +183,38 @@ func entryFiles(dir, manifest string) ([]string, error) {
 		}
 		switch strings.ToLower(filepath.Ext(name)) {
 		case ".yaml", ".yml", ".json":
-			files = append(files, p)
+		default:
+			return nil
 		}
+		if note := SpecialFileNote(p, de); note != nil {
+			notes = append(notes, *note)
+			return nil
+		}
+		files = append(files, p)
 		return nil
 	})
 	sort.Slice(files, func(i, j int) bool { return filepath.ToSlash(files[i]) < filepath.ToSlash(files[j]) })
-	return files, err
+	return files, notes, err
+}
+
+// SpecialFileNote returns the note for a file found in a folder that is not a
+// regular file (a named pipe, a socket, a device; a symbolic link is judged
+// by its target), which is skipped; nil for a regular file, and for one that
+// cannot be stat'ed (its reader reports that).
+func SpecialFileNote(p string, de fs.DirEntry) *diag.Diagnostic {
+	m := de.Type()
+	if m&fs.ModeSymlink != 0 {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil
+		}
+		m = st.Mode()
+	}
+	if m.IsRegular() || m.IsDir() {
+		return nil
+	}
+	d := diag.New(Pos{File: p}, diag.Info, "load", "skipped: %s, not a regular file; lore reads lorebooks from files", SpecialFileKind(m))
+	return &d
 }
 
 // duplicateIDs reports every entry whose id an earlier entry already has,

@@ -3,7 +3,6 @@ package schema
 import (
 	"math"
 	"strconv"
-	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -194,85 +193,4 @@ func scalarValue(n *yaml.Node) any {
 		}
 	}
 	return n.Value
-}
-
-// Kind of file: what validate checks a path as.
-type Kind int
-
-const (
-	KindLorebook Kind = iota + 1
-	KindTranscript
-	KindVars
-)
-
-func (k Kind) String() string {
-	switch k {
-	case KindLorebook:
-		return "lorebook"
-	case KindTranscript:
-		return "transcript"
-	case KindVars:
-		return "vars"
-	}
-	return "unknown"
-}
-
-// lorebookKeys are keys that make a mapping a lorebook (lore's manifest or
-// entry keys) or a foreign lorebook (left for package formats to recognise).
-var lorebookKeys = map[string]bool{
-	"name": true, "description": true, "settings": true, "variables": true, "persona": true,
-	"character": true, "format": true, "presets": true, "transforms": true, "folders": true,
-	"entries": true, "id": true, "section": true, "content": true, "keywords": true,
-	"spec": true, "data": true, "lorebookVersion": true, "extensions": true,
-}
-
-var transcriptKeys = map[string]bool{"messages": true, "summary": true, "memory": true, "pending": true}
-
-// DetectKind says what a file or folder is, by content: a folder is a
-// lorebook; a .jsonl file, a mapping with messages (or summary, memory,
-// pending) and a list of {role, content} or SillyTavern messages are
-// transcripts; a mapping with none of the lorebook, manifest or transcript
-// keys is a variables file; everything else is a lorebook.
-func DetectKind(path string, root *yaml.Node) Kind {
-	if strings.EqualFold(extOf(path), ".jsonl") {
-		return KindTranscript
-	}
-	root = resolve(root)
-	if root == nil {
-		return KindLorebook
-	}
-	switch root.Kind {
-	case yaml.SequenceNode:
-		if len(root.Content) > 0 {
-			ps, _ := pairs(root.Content[0])
-			for _, p := range ps {
-				if p.Key == "role" || p.Key == "mes" || p.Key == "is_user" {
-					return KindTranscript
-				}
-			}
-		}
-		return KindLorebook
-	case yaml.MappingNode:
-		ps, _ := pairs(root)
-		isLore := false
-		for _, p := range ps {
-			if transcriptKeys[p.Key] {
-				return KindTranscript
-			}
-			if lorebookKeys[p.Key] {
-				isLore = true
-			}
-		}
-		if !isLore && len(ps) > 0 {
-			return KindVars
-		}
-	}
-	return KindLorebook
-}
-
-func extOf(path string) string {
-	if i := strings.LastIndexByte(path, '.'); i >= 0 && !strings.ContainsAny(path[i:], `/\`) {
-		return path[i:]
-	}
-	return ""
 }
