@@ -113,12 +113,13 @@ func (s *Source) IsCard() bool {
 var ErrNative = errors.New("lore's own format")
 
 // looksPNG says whether data is a PNG, or the start of one cut short (so a
-// truncated card is called a truncated PNG, not invalid text).
+// truncated card is called a truncated PNG, not invalid UTF-8: the
+// signature's first byte, 0x89, cannot start UTF-8 text).
 func looksPNG(data []byte) bool {
 	if len(data) >= len(pngSignature) {
 		return bytes.HasPrefix(data, pngSignature)
 	}
-	return len(data) >= 4 && bytes.HasPrefix(pngSignature, data)
+	return len(data) > 0 && bytes.HasPrefix(pngSignature, data)
 }
 
 // Convert detects the format of data (the content of path) and converts it.

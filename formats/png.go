@@ -36,6 +36,9 @@ func (e *PNGError) Error() string { return fmt.Sprintf("PNG byte %d: %s", e.Offs
 // garbled card.
 func readPNGText(data []byte) (pngText, error) {
 	var out pngText
+	if len(data) < len(pngSignature) && bytes.HasPrefix(pngSignature, data) {
+		return out, &PNGError{len(data), "the file ends inside the PNG signature: a truncated or unreadable PNG"}
+	}
 	if !bytes.HasPrefix(data, pngSignature) {
 		return out, &PNGError{0, "not a PNG file (bad signature)"}
 	}

@@ -333,12 +333,67 @@ func yamlSyntaxError(path string, data []byte, err error) *ParseError {
 		line = li.lines()
 	}
 	if problem == "found unexpected end of stream" {
+		if off := unclosedQuote(data, li, line); off >= 0 {
+			return errAt(li.pos(off), "invalid YAML: %s (a quote opened here is never closed)", problem)
+		}
 		problem += " (a quote or bracket opened here is never closed?)"
 	}
 	if off := li.offset(line, 1); off >= 0 && off < len(data) && data[off] == '\t' {
 		return errAt(li.pos(off), "invalid YAML: a tab indents this line; YAML indentation must use spaces")
 	}
 	return errAt(li.lineStart(line), "invalid YAML: %s", problem)
+}
+
+// unclosedQuote finds, on a 1-based line, the quote that opens a scalar and
+// is never closed before the end of the file: yaml.v3 names the line of a
+// quoted scalar that runs into the end of the stream, not its column. A quote
+// opens a scalar where a value starts (after "key: ", "- ", "[", "{" or ",");
+// an apostrophe inside plain text does not. -1 when there is none.
+func unclosedQuote(data []byte, li *lineIndex, line int) int {
+	start := li.offset(line, 1)
+	if start < 0 {
+		return -1
+	}
+	end := li.lineEndOffset(line)
+	for i := start; i < end; i++ {
+		q := data[i]
+		if q != '"' && q != '\'' {
+			continue
+		}
+		j := i - 1
+		for j >= start && (data[j] == ' ' || data[j] == '\t') {
+			j--
+		}
+		valueStart := j < start || data[j] == '[' || data[j] == '{' || data[j] == ',' ||
+			((data[j] == ':' || data[j] == '-' || data[j] == '?') && j < i-1)
+		if !valueStart {
+			continue
+		}
+		close := closingQuote(data, i)
+		if close < 0 {
+			return i
+		}
+		i = close
+	}
+	return -1
+}
+
+// closingQuote is the offset of the quote closing the scalar opened at
+// data[open], or -1: a double-quoted scalar ends at an unescaped '"', a
+// single-quoted one at a "'" not doubled.
+func closingQuote(data []byte, open int) int {
+	q := data[open]
+	for i := open + 1; i < len(data); i++ {
+		switch {
+		case q == '"' && data[i] == '\\':
+			i++
+		case data[i] == q && q == '\'' && i+1 < len(data) && data[i+1] == '\'':
+			i++
+		case data[i] == q:
+			return i
+		}
+	}
+	return -1
 }
 
 // findProblemLine finds the first line L >= from such that the file cut after
