@@ -2,7 +2,6 @@ package diag
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -80,6 +79,7 @@ func (p *TextPrinter) Print(w io.Writer, ds []Diagnostic) error {
 		Warning: mk(color.FgYellow, color.Bold),
 		Info:    mk(color.FgCyan, color.Bold),
 	}
+	var cur lineCursor
 	for _, d := range ds {
 		where := d.Pos().String()
 		sc := sevColor[d.Severity]
@@ -89,8 +89,8 @@ func (p *TextPrinter) Print(w io.Writer, ds []Diagnostic) error {
 		fmt.Fprintf(bw, "%s: %s: %s %s\n", bold.Sprint(where), sc.Sprint(d.Severity.String()),
 			d.Message, faint.Sprint("["+d.Rule+"]"))
 		if p.opts.Color && p.opts.Source != nil && d.Line > 0 {
-			if line, ok := p.opts.Source(d.File, d.Line); ok {
-				src, caret := snippet(line, d.Column)
+			if off, ok := cur.seek(p.opts.Source, d.File, d.Line, d.Column); ok {
+				src, caret := snippetAt(cur.text, off)
 				fmt.Fprintf(bw, "  %s\n  %s\n", src, sc.Sprint(caret))
 			}
 		}
@@ -98,20 +98,67 @@ func (p *TextPrinter) Print(w io.Writer, ds []Diagnostic) error {
 	return bw.Flush()
 }
 
-// snippet returns the source line (tabs kept, so the caret line can copy them)
-// and a `^~~~` line under the token that starts at the 1-based rune column
-// col. Wide (CJK) characters take two cells, so the caret pads them twice.
+// excerptWidth is the most terminal cells a source excerpt takes, and
+// excerptBefore how many characters before the column it keeps when the line
+// is longer: a minified file is one line of megabytes, which every finding
+// on it would otherwise print whole.
+const (
+	excerptWidth  = 120
+	excerptBefore = 40
+)
+
+// lineCursor finds the byte offset of a rune column in the line being
+// printed. Diagnostics come sorted by file, line and column, so it moves
+// forward along a line and costs linear time for all the findings on it.
+type lineCursor struct {
+	file     string
+	line     int
+	text     string
+	ok       bool
+	col, off int
+	fetched  bool
+}
+
+// seek loads the source line when the diagnostic is on another line, and
+// returns the byte offset of col (the line's end when col is past it).
+func (c *lineCursor) seek(source func(string, int) (string, bool), file string, line, col int) (int, bool) {
+	if !c.fetched || c.file != file || c.line != line {
+		c.file, c.line, c.fetched = file, line, true
+		c.text, c.ok = source(file, line)
+		c.text = strings.TrimRight(c.text, "\r")
+		c.col, c.off = 1, 0
+	}
+	if !c.ok {
+		return 0, false
+	}
+	col = max(col, 1)
+	if col < c.col { // unsorted input: start the line again
+		c.col, c.off = 1, 0
+	}
+	for c.col < col && c.off < len(c.text) {
+		_, size := utf8.DecodeRuneInString(c.text[c.off:])
+		c.off += size
+		c.col++
+	}
+	return c.off, true
+}
+
+// snippet returns the source line (tabs kept, so the caret line can copy
+// them) and a `^~~~` line under the token that starts at the 1-based rune
+// column col. Wide (CJK) characters take two cells, so the caret pads them
+// twice. A line over excerptWidth is cut around the column, "…" marking each
+// cut side.
 func snippet(line string, col int) (string, string) {
-	line = strings.TrimRight(line, "\r")
-	runes := []rune(line)
-	if col < 1 {
-		col = 1
-	}
-	if col > len(runes)+1 {
-		col = len(runes) + 1
-	}
+	var c lineCursor
+	off, _ := c.seek(func(string, int) (string, bool) { return line, true }, "", 1, col)
+	return snippetAt(c.text, off)
+}
+
+// snippetAt is snippet with the column given as a byte offset in line.
+func snippetAt(line string, at int) (string, string) {
+	text, at := excerpt(line, at)
 	var b strings.Builder
-	for _, r := range runes[:col-1] {
+	for _, r := range text[:at] {
 		switch {
 		case r == '\t':
 			b.WriteByte('\t')
@@ -122,9 +169,9 @@ func snippet(line string, col int) (string, string) {
 		}
 	}
 	b.WriteByte('^')
-	rest := runes[col-1:]
+	rest := []rune(strings.TrimSuffix(text[at:], ellipsis))
 	n := tokenLen(rest)
-	for i := 1; i < n; i++ {
+	for i := 1; i < n && i < len(rest); i++ {
 		if isWide(rest[i]) {
 			b.WriteString("~~")
 		} else {
@@ -134,7 +181,70 @@ func snippet(line string, col int) (string, string) {
 	if len(rest) > 0 && isWide(rest[0]) {
 		b.WriteByte('~')
 	}
-	return line, b.String()
+	return text, b.String()
+}
+
+const ellipsis = "…"
+
+// excerpt returns line, or for a line wider than excerptWidth a window of it
+// around the byte offset at (excerptBefore characters before it, then as many
+// after as fit, more before when the line ends first), with "…" on each cut
+// side; and the offset of at in what it returns.
+func excerpt(line string, at int) (string, int) {
+	if len(line) <= excerptWidth { // no wider than its bytes
+		return line, at
+	}
+	from, to := window(line, at, excerptWidth-2) // room for both marks
+	if from == 0 || to == len(line) {
+		// One side reaches the line's end: one mark, one more cell.
+		if f, t := window(line, at, excerptWidth-1); f == 0 || t == len(line) {
+			from, to = f, t
+		}
+	}
+	if from == 0 && to == len(line) {
+		return line, at
+	}
+	out, caret := line[from:to], at-from
+	if from > 0 {
+		out, caret = ellipsis+out, caret+len(ellipsis)
+	}
+	if to < len(line) {
+		out += ellipsis
+	}
+	return out, caret
+}
+
+// window is the byte range of line shown around at in budget cells.
+func window(line string, at, budget int) (from, to int) {
+	cells := func(r rune) int {
+		if isWide(r) {
+			return 2
+		}
+		return 1
+	}
+	from, to = at, at
+	for n := 0; n < excerptBefore && from > 0; n++ {
+		r, size := utf8.DecodeLastRuneInString(line[:from])
+		from -= size
+		budget -= cells(r)
+	}
+	for to < len(line) {
+		r, size := utf8.DecodeRuneInString(line[to:])
+		if cells(r) > budget {
+			break
+		}
+		to += size
+		budget -= cells(r)
+	}
+	for from > 0 {
+		r, size := utf8.DecodeLastRuneInString(line[:from])
+		if cells(r) > budget {
+			break
+		}
+		from -= size
+		budget -= cells(r)
+	}
+	return from, to
 }
 
 // tokenLen is the length in runes of the value starting the text: a quoted
@@ -229,21 +339,21 @@ func Summary(ds []Diagnostic, files int) string {
 // FileSource returns a Source function that reads files on first use and
 // caches their lines. Files over 64 MiB or unreadable give no snippet.
 func FileSource() func(file string, line int) (string, bool) {
-	cache := map[string][][]byte{}
+	// Lines are slices of one string per file: returning one copies nothing.
+	cache := map[string][]string{}
 	return func(file string, line int) (string, bool) {
 		lines, ok := cache[file]
 		if !ok {
 			if st, err := os.Stat(file); err == nil && st.Mode().IsRegular() && st.Size() <= 64<<20 {
 				if data, err := os.ReadFile(file); err == nil {
-					data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-					lines = bytes.Split(data, []byte("\n"))
+					lines = strings.Split(strings.TrimPrefix(string(data), "\xef\xbb\xbf"), "\n")
 				}
 			}
 			cache[file] = lines
 		}
-		if line < 1 || line > len(lines) || !utf8.Valid(lines[line-1]) {
+		if line < 1 || line > len(lines) || !utf8.ValidString(lines[line-1]) {
 			return "", false
 		}
-		return string(lines[line-1]), true
+		return lines[line-1], true
 	}
 }

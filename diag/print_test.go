@@ -122,6 +122,62 @@ func TestSnippet(t *testing.T) {
 	}
 }
 
+// TestSnippetWindow: a line over 120 columns is cut around the column, with
+// "…" on each cut side, never wider than 120 cells, the caret still under
+// the token.
+func TestSnippetWindow(t *testing.T) {
+	long := strings.Repeat("abcdefghij", 50) // 500 columns
+	cjk := strings.Repeat("桜", 300)          // 600 cells
+	cases := []struct {
+		line       string
+		col        int
+		src, caret string
+	}{
+		{long, 1, long[:119] + "…", "^" + strings.Repeat("~", 118)},
+		{`"k": "` + long + `"`, 250, "…" + (`"k": "` + long)[209:327] + "…", strings.Repeat(" ", 41) + "^" + strings.Repeat("~", 77)},
+		{long, 500, "…" + long[381:], strings.Repeat(" ", 119) + "^"},
+		{long, 60, "…" + long[19:137] + "…", strings.Repeat(" ", 41) + "^" + strings.Repeat("~", 77)},
+		{cjk, 100, "…" + strings.Repeat("桜", 59) + "…", strings.Repeat(" ", 81) + "^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~"},
+	}
+	for i, c := range cases {
+		src, caret := snippet(c.line, c.col)
+		if src != c.src || caret != c.caret {
+			t.Errorf("case %d:\ngot  %q\n     %q\nwant %q\n     %q", i, src, caret, c.src, c.caret)
+		}
+		width := 0
+		for _, r := range src {
+			width++
+			if isWide(r) {
+				width++
+			}
+		}
+		if width > excerptWidth {
+			t.Errorf("case %d: %d cells wide", i, width)
+		}
+	}
+}
+
+// TestTextOnOneLongLine: a hundred findings on a minified file's one line
+// print a window each, not the line each (it was 41 MB for 97 findings).
+func TestTextOnOneLongLine(t *testing.T) {
+	line := strings.Repeat(`{"key": ["tavern", "inn"], "content": "Some text."}, `, 6000) // 318 KB
+	var ds []Diagnostic
+	for i := 0; i < 100; i++ {
+		ds = append(ds, Diagnostic{File: "book.json", Line: 1, Column: 1 + i*3000, Severity: Warning, Rule: "r", Message: "m"})
+	}
+	p, _ := NewPrinter("text", Options{Color: true, Source: func(string, int) (string, bool) { return line, true }})
+	var b bytes.Buffer
+	if err := p.Print(&b, Sort(ds)); err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() > 100*400 {
+		t.Errorf("printed %d bytes for 100 findings", b.Len())
+	}
+	if !strings.Contains(b.String(), "…") {
+		t.Error("no cut marks")
+	}
+}
+
 func TestSummary(t *testing.T) {
 	cases := []struct {
 		ds    []Diagnostic
