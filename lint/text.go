@@ -64,11 +64,6 @@ func number(v any) (float64, bool) {
 	return 0, false
 }
 
-// lineOf prints a position as file:line, the form messages use to point at
-// another place.
-func lineOf(p schema.Pos) string {
-	if p.Line == 0 {
-		return p.String()
-	}
-	return p.File + ":" + itoa(p.Line)
-}
+// lineOf prints a position as file:line:col, the form messages use to point
+// at another place: on a minified file every place is on line 1.
+func lineOf(p schema.Pos) string { return p.String() }
