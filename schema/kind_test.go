@@ -41,7 +41,9 @@ func entryDoc(id string, role bool) map[string]any {
 	return e
 }
 
-func msgDoc(role, content string) map[string]any { return map[string]any{"role": role, "content": content} }
+func msgDoc(role, content string) map[string]any {
+	return map[string]any{"role": role, "content": content}
+}
 
 // shapes writes a document in each shape lore reads: name → (file, text).
 func shapes(t *testing.T, doc any) map[string][2]string {

@@ -87,10 +87,8 @@ func loadSingle(lb *Lorebook, doc *Doc) []diag.Diagnostic {
 // entriesOf decodes the entries: list of a manifest mapping.
 func (d *decoder) entriesOf(root *yaml.Node) []*Entry {
 	var out []*Entry
-	for _, v := range pairsOf(root, "entries") {
-		for _, c := range items(v) {
-			out = append(out, d.entry(c))
-		}
+	for _, c := range items(valueOf(root, "entries")) {
+		out = append(out, d.entry(c))
 	}
 	return out
 }
