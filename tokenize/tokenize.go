@@ -75,13 +75,29 @@ type counter interface {
 // cached memoises Count by content. Lorebooks repeat texts (the same card is
 // counted by the window scan, the budget and the report; lint counts every
 // entry again), and BPE counting is the most expensive step of a render.
+//
+// The counters live as long as the process, so the memo is bounded: texts go
+// into the current generation until it holds cacheBytes of text, which then
+// becomes the previous generation (the one before is dropped). A text counted
+// again is moved to the current one, so what is in use survives; memory stays
+// under two generations, and no text is ever counted wrong, only again.
 type cached struct {
-	inner counter
-	mu    sync.Mutex
-	seen  map[string]int
+	inner     counter
+	mu        sync.Mutex
+	cur, prev map[string]int
+	curBytes  int
+	limit     int
 }
 
-func newCached(c counter) *cached { return &cached{inner: c, seen: map[string]int{}} }
+// cacheBytes is the text one generation holds: a lorebook of 100,000 entries
+// of 300 bytes each fits in one.
+const cacheBytes = 64 << 20
+
+func newCached(c counter) *cached { return newCachedLimit(c, cacheBytes) }
+
+func newCachedLimit(c counter, limit int) *cached {
+	return &cached{inner: c, cur: map[string]int{}, limit: limit}
+}
 
 func (c *cached) Name() string { return c.inner.Name() }
 
@@ -90,7 +106,12 @@ func (c *cached) Count(s string) int {
 		return 0
 	}
 	c.mu.Lock()
-	n, ok := c.seen[s]
+	n, ok := c.cur[s]
+	if !ok {
+		if n, ok = c.prev[s]; ok {
+			c.store(s, n)
+		}
+	}
 	c.mu.Unlock()
 	if ok {
 		return n
@@ -100,9 +121,22 @@ func (c *cached) Count(s string) int {
 	// harmless.
 	n = c.inner.Count(s)
 	c.mu.Lock()
-	c.seen[s] = n
+	c.store(s, n)
 	c.mu.Unlock()
 	return n
+}
+
+// store puts a count in the current generation, starting a new one when it
+// is full. Called with mu held.
+func (c *cached) store(s string, n int) {
+	if _, ok := c.cur[s]; ok {
+		return
+	}
+	if c.curBytes+len(s) > c.limit && len(c.cur) > 0 {
+		c.prev, c.cur, c.curBytes = c.cur, map[string]int{}, 0
+	}
+	c.cur[s] = n
+	c.curBytes += len(s)
 }
 
 func (c *cached) Truncate(s string, n int) string {
