@@ -124,6 +124,11 @@ func (c *converter) complete(n *jnode, y *yaml.Node, depth int) *jnode {
 		return c.convert(y, depth, schema.MaxDepth+1)
 	}
 	switch {
+	case n.kind == jObj && y.Kind == yaml.MappingNode && 2*len(n.keys) == len(y.Content):
+		for i := 0; i+1 < len(y.Content); i += 2 { // no duplicate keys
+			k := y.Content[i].Value
+			n.vals[k] = c.complete(n.vals[k], y.Content[i+1], depth+1)
+		}
 	case n.kind == jObj && y.Kind == yaml.MappingNode:
 		// vals holds the last of duplicate keys: walk backwards, each key once.
 		done := make(map[string]bool, len(n.keys))

@@ -21,6 +21,7 @@ type hostileInput struct {
 // under 5 s and 1 GB. The output size column shows that findings on a
 // one-line file do not echo the whole line.
 func runHostile(o *options, dir, chat string) error {
+	o.okExit = 2
 	out, err := inChild("-write", dir, "hostile")
 	if err != nil {
 		return err
@@ -48,6 +49,9 @@ func runHostile(o *options, dir, chat string) error {
 			cell := r.String()
 			if r.ok() {
 				cell += " / " + byteCount(r.stdout)
+				if r.exit == 2 {
+					cell += ", refused"
+				}
 			}
 			row += " " + cell + " |"
 		}

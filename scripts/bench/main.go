@@ -43,6 +43,7 @@ type options struct {
 	maxRSS   int64
 	hostile  bool
 	keep     string
+	okExit   int // the highest exit code that is not a failure
 }
 
 func main() {
@@ -66,7 +67,7 @@ func main() {
 }
 
 func parseFlags() (*options, error) {
-	o := &options{}
+	o := &options{okExit: 1}
 	sizes := flag.String("sizes", "1000,2000,5000,10000,20000", "entry counts, comma-separated")
 	shapes := flag.String("shapes", joinShapes(bookgen.Shapes), "input shapes: "+joinShapes(bookgen.Shapes))
 	commands := flag.String("commands", "validate,lint,render", "lore commands to time")
@@ -286,6 +287,7 @@ type result struct {
 	rss          int64 // bytes
 	failed       string
 	stdout       int64
+	exit         int
 }
 
 func (r result) ok() bool { return r.failed == "" }
@@ -330,6 +332,7 @@ func measure(o *options, bin string, args []string) result {
 		walls = append(walls, r.wall)
 		out.rss = max(out.rss, r.rss)
 		out.stdout = max(out.stdout, r.stdout)
+		out.exit = r.exit
 	}
 	slices.Sort(walls)
 	out.wall = walls[len(walls)/2]
@@ -371,9 +374,15 @@ func once(o *options, bin string, args []string) result {
 		return r
 	}
 	var ee *exec.ExitError
-	if errors.As(err, &ee) && ee.ExitCode() > 1 { // 1 is "findings", a normal outcome
-		r.failed = "exit " + strconv.Itoa(ee.ExitCode()) + ": " + firstLine(stderr.String())
-	} else if err != nil && !errors.As(err, &ee) {
+	switch {
+	case errors.As(err, &ee):
+		r.exit = ee.ExitCode()
+		// 1 is "findings", a normal outcome; 2 is a refusal, the right
+		// outcome for a hostile input.
+		if r.exit > o.okExit {
+			r.failed = "exit " + strconv.Itoa(r.exit) + ": " + firstLine(stderr.String())
+		}
+	case err != nil:
 		r.failed = err.Error()
 	}
 	return r
