@@ -255,8 +255,8 @@ func TestActivateOrderHitsParents(t *testing.T) {
 	if x := byID["z-card"]; x.Hits != 3 {
 		t.Errorf("z-card hits = %d, want 3", x.Hits)
 	}
-	if x := byID["maren"]; strings.Join(x.Parents, ",") != "early,a-card" || x.Hits != 0 || x.LastMessage != -1 {
-		t.Errorf("maren: parents %v hits %d last %d", x.Parents, x.Hits, x.LastMessage)
+	if x := byID["maren"]; fmt.Sprint(x.ParentLists) != "[[early a-card]]" || x.Hits != 0 || x.LastMessage != -1 {
+		t.Errorf("maren: parents %v hits %d last %d", x.ParentLists, x.Hits, x.LastMessage)
 	}
 	if x := byID["sys"]; x.LastMessage != -1 || x.Trigger.Keyword != "" {
 		t.Errorf("sys: %+v", x)
@@ -453,11 +453,11 @@ func TestRecursionHub(t *testing.T) {
 			hub = a
 		}
 	}
-	if hub == nil || hub.Level != 1 || len(hub.Parents) != n {
+	if hub == nil || hub.Level != 1 || len(hub.ParentLists) != 1 || len(hub.ParentLists[0]) != n {
 		t.Fatalf("hub: %+v", hub)
 	}
 	seen := map[string]bool{}
-	for _, p := range hub.Parents {
+	for _, p := range hub.ParentLists[0] {
 		if seen[p] {
 			t.Fatalf("parent %s recorded twice", p)
 		}
