@@ -1,0 +1,288 @@
+// Package sillytavern is the engine that renders a lorebook as SillyTavern's
+// World Info would (--engine sillytavern): the activation of release 1.12.6
+// (world-info.js checkWorldInfo) — keys, whole words and case as it matches
+// them, scan depth, recursion and its levels, min activations, probability
+// and inclusion groups on a seeded mulberry32, timed effects carried between
+// generations, the budget as a share of the context — and placement at its
+// insertion points, in the prompt order of SillyTavern's default Chat
+// Completion preset. It reads every entry field from the SillyTavern view of
+// the lore entry (formats.STEntry), so a SillyTavern book read directly and
+// the same book imported render alike.
+//
+// It is checked against SillyTavern's own code run headless (the oracle);
+// the conformance cases and their recorded outputs are in testdata/. It must
+// not read files or print; it owns no matching rules beyond SillyTavern's.
+package sillytavern
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/render"
+	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/tokenize"
+)
+
+// Name is the engine's id.
+const Name = "sillytavern"
+
+// Engine is SillyTavern's World Info as a render.Engine.
+type Engine struct{}
+
+// New returns the engine.
+func New() *Engine { return &Engine{} }
+
+// Name is "sillytavern".
+func (*Engine) Name() string { return Name }
+
+// Render renders one generation at the end of the transcript, with no timed
+// effects from earlier generations.
+func (*Engine) Render(in *render.Input) (*render.Result, error) {
+	n := 0
+	if in != nil && in.Transcript != nil {
+		n = len(in.Transcript.Messages)
+	}
+	rs, err := renderTurns(in, []int{n})
+	if err != nil {
+		return nil, err
+	}
+	return rs[0], nil
+}
+
+// RenderTurns renders one generation per chat prefix, carrying the timed
+// effects and the random stream from each to the next.
+func (*Engine) RenderTurns(in *render.Input, lengths []int) ([]*render.Result, error) {
+	return renderTurns(in, lengths)
+}
+
+func renderTurns(in *render.Input, lengths []int) ([]*render.Result, error) {
+	ts, err := runTurns(in, lengths)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*render.Result, len(ts))
+	for i, t := range ts {
+		out[i] = t.res
+	}
+	return out, nil
+}
+
+// turn is one generation: its Result, and the scan and insertion points
+// behind it (the conformance test compares those with SillyTavern's).
+type turn struct {
+	res   *render.Result
+	sc    *scan
+	sl    *slots
+	draws int         // random numbers drawn
+	timed *timedState // the timed effects it left
+}
+
+func runTurns(in *render.Input, lengths []int) ([]turn, error) {
+	b, err := prepare(in)
+	if err != nil {
+		return nil, err
+	}
+	state := &timedState{}
+	r := newRNG(b.seed)
+	out := make([]turn, 0, len(lengths))
+	for _, l := range lengths {
+		if l < 0 || l > len(b.transcript.Messages) {
+			return nil, fmt.Errorf("turn at chat length %d: the transcript has %d messages", l, len(b.transcript.Messages))
+		}
+		out = append(out, b.generate(b.transcript.Messages[:l], state, r))
+	}
+	return out, nil
+}
+
+// book is what every generation of one render shares.
+type book struct {
+	in         *render.Input
+	s          Settings
+	entries    []*entry
+	transcript *schema.Transcript
+	name       string // the book's name: timed effects are keyed by it
+	user, char string
+	card       map[string]string // the character card's fields
+	cardIDs    map[string]string // field → the id of the entry made from it
+	counter    tokenize.Counter
+	maxContext float64
+	seed       int64
+	warnings   []string
+}
+
+func prepare(in *render.Input) (*book, error) {
+	if in == nil || in.Book == nil {
+		return nil, errors.New("render: no lorebook")
+	}
+	s, err := ParseSettings(in.EngineSettings)
+	if err != nil {
+		return nil, err
+	}
+	b := &book{in: in, s: s, transcript: in.Transcript, name: in.Book.Manifest.Name, counter: in.Counter,
+		card: map[string]string{}, cardIDs: map[string]string{}, seed: in.Seed}
+	if b.transcript == nil {
+		b.transcript = &schema.Transcript{}
+	}
+	if b.counter == nil {
+		if b.counter, err = tokenize.Get(in.Settings.Tokenizer); err != nil {
+			return nil, err
+		}
+	}
+	if b.seed == 0 && s.Seed != nil {
+		b.seed = int64(*s.Seed)
+	}
+	b.maxContext = s.MaxContext
+	if b.maxContext == 0 {
+		b.maxContext = float64(in.Settings.Available())
+	}
+	for _, e := range in.Book.Entries {
+		if e == nil {
+			continue
+		}
+		if f := formats.CardField(e); f != "" && e.Enabled {
+			if b.card[f] == "" {
+				b.card[f], b.cardIDs[f] = e.Content, e.ID
+			}
+		}
+		if len(e.Conditions) > 0 {
+			b.warnings = append(b.warnings, fmt.Sprintf("entry %s has conditions on variables, which SillyTavern has no place for: they are ignored", e.ID))
+		}
+	}
+	if len(b.warnings) > 3 {
+		n := len(b.warnings)
+		b.warnings = append(b.warnings[:2:2], fmt.Sprintf("and %d more entries have conditions on variables, ignored", n-2))
+	}
+	b.user, b.char = names(in, s, b.transcript)
+	b.entries = loadEntries(in.Book)
+	return b, nil
+}
+
+// names are {{user}} and {{char}}: the settings', else the persona's and
+// the card's, else the names on the transcript's messages, else SillyTavern's
+// placeholders.
+func names(in *render.Input, s Settings, t *schema.Transcript) (string, string) {
+	user, char := s.UserName, s.CharacterName
+	if user == "" {
+		switch {
+		case t.Persona != nil && t.Persona.Name != "":
+			user = t.Persona.Name
+		case in.Book.Manifest.Persona != nil && in.Book.Manifest.Persona.Name != "":
+			user = in.Book.Manifest.Persona.Name
+		}
+	}
+	if char == "" {
+		char = in.Book.Manifest.Character
+	}
+	for _, m := range t.Messages {
+		switch {
+		case user == "" && m.Role == "user" && m.Name != "":
+			user = m.Name
+		case char == "" && m.Role == "assistant" && m.Name != "":
+			char = m.Name
+		}
+	}
+	if user == "" {
+		user = "User"
+	}
+	if char == "" {
+		char = "Character"
+	}
+	return user, char
+}
+
+// chatMessage is one message of the chat SillyTavern scans and sends.
+type chatMessage struct {
+	index int // in the transcript
+	name  string
+	text  string
+	user  bool
+}
+
+// chat is the prefix as SillyTavern's Generate() prepares it for World Info:
+// system messages dropped, the message being replaced dropped for a swipe
+// or a regeneration.
+func (b *book) chat(prefix []schema.Message) []chatMessage {
+	var out []chatMessage
+	for i, m := range prefix {
+		if m.Role == "system" {
+			continue
+		}
+		c := chatMessage{index: i, name: m.Name, text: m.Content, user: m.Role == "user"}
+		if c.name == "" {
+			c.name = b.char
+			if c.user {
+				c.name = b.user
+			}
+		}
+		out = append(out, c)
+	}
+	switch b.s.GenerationType {
+	case "regenerate":
+		if n := len(out); n > 0 && !out[n-1].user {
+			out = out[:n-1]
+		}
+	case "swipe":
+		if n := len(out); n > 0 {
+			out = out[:n-1]
+		}
+	}
+	return out
+}
+
+// generate is one generation: scan, timed effects, placement.
+func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn {
+	drawn := r.draws
+	msgs := b.chat(prefix)
+	m := newMacros(b.user, b.char, b.card)
+	m.setChat(msgs)
+	scanned := make([]string, len(msgs))
+	index := make([]int, len(msgs))
+	for i, c := range msgs {
+		t := c.text
+		if b.s.IncludeNames {
+			t = c.name + ": " + t
+		}
+		scanned[len(msgs)-1-i] = jsTrim(t)
+		index[len(msgs)-1-i] = c.index
+	}
+	sc := newScan(&b.s, b.entries, scanned, m, b.counter, b.maxContext)
+	sc.chatIndex = index
+	sc.rng = r
+	sc.char = b.char
+	sc.tags = b.s.CharacterTags
+	sc.genType = b.s.GenerationType
+	an := b.s.AuthorsNote
+	if an.Active && an.AllowWIScan {
+		if t := m.expand(an.Content); t != "" {
+			sc.buf.inject = append(sc.buf.inject, t)
+		}
+	}
+	sc.timed = newTimedScan(state, len(scanned), b.entries, b.name)
+	sc.timed.check()
+	if len(b.entries) > 0 {
+		sc.run()
+	}
+	active := make([]*entry, len(sc.activated))
+	for i, a := range sc.activated {
+		active[i] = a.e
+	}
+	sc.timed.record(active)
+	res, sl := b.place(sc, msgs, m)
+	res.Warnings = append(res.Warnings, b.warnings...)
+	return turn{res: res, sc: sc, sl: sl, draws: r.draws - drawn, timed: state.clone()}
+}
+
+// budgetOf is SillyTavern's budget: a share of the context, at least one
+// token, capped.
+func budgetOf(s *Settings, maxContext float64) int {
+	v := math.Floor(s.Budget*maxContext/100 + 0.5)
+	if v == 0 || math.IsNaN(v) {
+		v = 1
+	}
+	if s.BudgetCap > 0 && v > s.BudgetCap {
+		v = s.BudgetCap
+	}
+	return int(v)
+}
