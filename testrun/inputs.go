@@ -1,0 +1,272 @@
+package testrun
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"sync"
+
+	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/engine"
+	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/lint"
+	"github.com/lorekit/lore/render"
+	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/tokenize"
+)
+
+// memo loads each file once however many cases use it, from any goroutine.
+type memo[T any] struct {
+	mu sync.Mutex
+	m  map[string]*loaded[T]
+}
+
+type loaded[T any] struct {
+	once sync.Once
+	v    T
+	ds   []diag.Diagnostic
+	err  error
+}
+
+func (c *memo[T]) get(key string, load func() (T, []diag.Diagnostic, error)) (T, []diag.Diagnostic, error) {
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[string]*loaded[T]{}
+	}
+	l, ok := c.m[key]
+	if !ok {
+		l = &loaded[T]{}
+		c.m[key] = l
+	}
+	c.mu.Unlock()
+	l.once.Do(func() { l.v, l.ds, l.err = load() })
+	return l.v, l.ds, l.err
+}
+
+// book is a loaded lorebook with the .lore.yaml settings that apply to it.
+type book struct {
+	lb       *schema.Lorebook
+	settings schema.Settings
+}
+
+// loader holds every input file the run has read.
+type loader struct {
+	books       memo[*book]
+	configs     memo[*lint.Config]
+	transcripts memo[*schema.Transcript]
+	varFiles    memo[map[string]any]
+}
+
+// errUnreadable marks an input that could not be read at all (exit 2), as
+// opposed to one that reads but has errors (the case fails).
+var errUnreadable = errors.New("unreadable input")
+
+// inputError is why a case could not be rendered: the diagnostics of its
+// inputs (printed once per run, however many cases share the input).
+type inputError struct {
+	msg        string
+	ds         []diag.Diagnostic
+	unreadable bool
+}
+
+func (e *inputError) Error() string { return e.msg }
+
+// check turns a load's outcome into an inputError when it has errors.
+func check(what, path string, ds []diag.Diagnostic, err error) *inputError {
+	var errs []diag.Diagnostic
+	for _, d := range ds {
+		if d.Severity == diag.Error {
+			errs = append(errs, d)
+		}
+	}
+	if err != nil {
+		errs = append(errs, schema.ErrorDiagnostics(path, err)...)
+		return &inputError{msg: fmt.Sprintf("%s %s cannot be read", what, path), ds: errs, unreadable: true}
+	}
+	if len(errs) > 0 {
+		return &inputError{msg: fmt.Sprintf("%s %s has %d %s", what, path, len(errs), plural(len(errs), "error", "errors")), ds: errs}
+	}
+	return nil
+}
+
+func (l *loader) book(path string) (*book, *inputError) {
+	b, ds, err := l.books.get(path, func() (*book, []diag.Diagnostic, error) {
+		lb, ds, err := formats.Open(path)
+		if err != nil || lb == nil {
+			return nil, ds, err
+		}
+		cfg := &lint.Config{}
+		if cp := lint.FindConfig(path); cp != "" {
+			c, cds, err := l.configs.get(cp, func() (*lint.Config, []diag.Diagnostic, error) { return lint.LoadConfig(cp) })
+			if ie := check("the configuration", cp, cds, err); ie != nil {
+				// A broken .lore.yaml would silently change the settings.
+				return nil, append(ds, ie.ds...), errUnreadable
+			}
+			cfg = c
+		}
+		return &book{lb: lb, settings: cfg.Settings(lb)}, ds, nil
+	})
+	if errors.Is(err, errUnreadable) {
+		return nil, &inputError{msg: "the configuration of " + path + " has errors", ds: ds, unreadable: true}
+	}
+	if ie := check("the lorebook", path, ds, err); ie != nil {
+		return nil, ie
+	}
+	return b, nil
+}
+
+func (l *loader) transcript(src TranscriptSource) (*schema.Transcript, *inputError) {
+	switch {
+	case src.Inline != nil:
+		return src.Inline, nil
+	case src.Path == "":
+		return &schema.Transcript{}, nil
+	}
+	t, ds, err := l.transcripts.get(src.Path, func() (*schema.Transcript, []diag.Diagnostic, error) {
+		return schema.LoadTranscript(src.Path)
+	})
+	if ie := check("the transcript", src.Path, ds, err); ie != nil {
+		return nil, ie
+	}
+	return t, nil
+}
+
+func (l *loader) vars(srcs []VarsSource) (map[string]any, *inputError) {
+	out := map[string]any{}
+	for _, src := range srcs {
+		vals := src.Values
+		if src.Path != "" {
+			v, ds, err := l.varFiles.get(src.Path, func() (map[string]any, []diag.Diagnostic, error) {
+				v, ds, err := schema.LoadVars(src.Path)
+				if v == nil {
+					return nil, ds, err
+				}
+				return v.Values, ds, err
+			})
+			if ie := check("the variables file", src.Path, ds, err); ie != nil {
+				return nil, ie
+			}
+			vals = v
+		}
+		maps.Copy(out, vals)
+	}
+	return out, nil
+}
+
+// settings lays the test file's and the case's settings over the lorebook's,
+// key by key; an engine's own settings object merges key by key too.
+func settings(base schema.Settings, layers []schema.Settings) schema.Settings {
+	s := base
+	s.Engines = map[string]map[string]any{}
+	for name, obj := range base.Engines {
+		s.Engines[name] = maps.Clone(obj)
+	}
+	for _, l := range layers {
+		for key := range l.Fields {
+			switch key {
+			case "contextTokens":
+				s.ContextTokens = l.ContextTokens
+			case "responseReserve":
+				s.ResponseReserve = l.ResponseReserve
+			case "tokenizer":
+				s.Tokenizer = l.Tokenizer
+			case "requiredCap":
+				s.RequiredCap = l.RequiredCap
+			case "recursionLimit":
+				s.RecursionLimit = l.RecursionLimit
+			case "shares.cards":
+				s.Shares.Cards = l.Shares.Cards
+			case "shares.history":
+				s.Shares.History = l.Shares.History
+			case "shares.memory":
+				s.Shares.Memory = l.Shares.Memory
+			}
+		}
+		for name, obj := range l.Engines {
+			if s.Engines[name] == nil {
+				s.Engines[name] = map[string]any{}
+			}
+			maps.Copy(s.Engines[name], obj)
+		}
+	}
+	if s.Tokenizer == "" {
+		s.Tokenizer = tokenize.Default
+	}
+	return s
+}
+
+// prepared is what a case renders: the input of its last (longest) turn, the
+// engine, and each turn's chat length.
+type prepared struct {
+	in      *render.Input
+	eng     render.Engine
+	lengths []int
+}
+
+// prepare loads a case's inputs and picks its engine: --engine, else the
+// case's (or its file's), else the manifest's settings.engine, else the
+// engine of the format the lorebook was read from, else lore's.
+func (l *loader) prepare(c *Case, override string) (*prepared, *inputError) {
+	b, ie := l.book(c.File.Lorebook.V)
+	if ie != nil {
+		return nil, ie
+	}
+	tr, ie := l.transcript(c.Transcript)
+	if ie != nil {
+		return nil, ie
+	}
+	vars, ie := l.vars(c.Vars)
+	if ie != nil {
+		return nil, ie
+	}
+	s := settings(b.settings, c.Settings)
+	counter, err := tokenize.Get(s.Tokenizer)
+	if err != nil {
+		return nil, &inputError{msg: err.Error(), unreadable: true}
+	}
+	name, where := override, "--engine"
+	switch {
+	case name != "":
+	case c.Engine.V != "":
+		name, where = c.Engine.V, c.Engine.Pos.String()
+	case b.lb.Manifest.Settings.Engine != "":
+		name, where = b.lb.Manifest.Settings.Engine, b.lb.Manifest.Settings.Fields["engine"].String()
+	default:
+		name = engine.ForFormat(b.lb.Format)
+		if name == "" {
+			name = engine.Default
+		}
+	}
+	eng, err := engine.Get(name)
+	if err != nil {
+		return nil, &inputError{msg: fmt.Sprintf("%s: %v", where, err), unreadable: true}
+	}
+
+	// The whole chat: the transcript, then each turn's messages.
+	full := *tr
+	full.Messages = tr.Messages[:len(tr.Messages):len(tr.Messages)]
+	lengths := make([]int, len(c.Turns))
+	for i, t := range c.Turns {
+		full.Messages = append(full.Messages, t.Messages...)
+		lengths[i] = len(full.Messages)
+		if t.At != nil {
+			lengths[i] = t.At.V
+		}
+	}
+	for i, t := range c.Turns {
+		if t.At != nil && t.At.V > len(full.Messages) {
+			return nil, &inputError{msg: fmt.Sprintf("%s: turn %d renders the first %d messages, but the chat has %d",
+				t.At.Pos, i+1, t.At.V, len(full.Messages)), unreadable: true}
+		}
+	}
+	in := &render.Input{Book: b.lb, Transcript: &full, Vars: vars, Settings: s, Seed: c.Seed,
+		Counter: counter, EngineSettings: s.Engines[eng.Name()]}
+	return &prepared{in: in, eng: eng, lengths: lengths}, nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
