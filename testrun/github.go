@@ -18,7 +18,7 @@ func (githubWriter) Write(w io.Writer, r *Report) error {
 	for _, c := range r.Cases {
 		switch c.Status {
 		case Error:
-			ds = append(ds, diag.New(c.Pos, diag.Error, "test", "%s", c.Error))
+			ds = append(ds, diag.New(c.ErrorPos, diag.Error, "test", "%s", c.Error))
 		case Fail:
 			for _, f := range c.Failures {
 				msg := fmt.Sprintf("%s: %s", c.Name, f.headline())

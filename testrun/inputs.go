@@ -64,12 +64,20 @@ var errUnreadable = errors.New("unreadable input")
 // inputError is why a case could not be rendered: the diagnostics of its
 // inputs (printed once per run, however many cases share the input).
 type inputError struct {
+	pos        Pos // the test file's line that names the input
 	msg        string
 	ds         []diag.Diagnostic
 	unreadable bool
 }
 
 func (e *inputError) Error() string { return e.msg }
+
+// at sets where the test file names the input, when e is an error.
+func (e *inputError) at(p Pos) {
+	if e != nil {
+		e.pos = p
+	}
+}
 
 // check turns a load's outcome into an inputError when it has errors.
 func check(what, path string, ds []diag.Diagnostic, err error) *inputError {
@@ -115,7 +123,8 @@ func (l *loader) book(path string) (*book, *inputError) {
 	return b, nil
 }
 
-func (l *loader) transcript(src TranscriptSource) (*schema.Transcript, *inputError) {
+func (l *loader) transcript(src TranscriptSource) (t *schema.Transcript, ie *inputError) {
+	defer func() { ie.at(src.Pos) }()
 	switch {
 	case src.Inline != nil:
 		return src.Inline, nil
@@ -144,6 +153,7 @@ func (l *loader) vars(srcs []VarsSource) (map[string]any, *inputError) {
 				return v.Values, ds, err
 			})
 			if ie := check("the variables file", src.Path, ds, err); ie != nil {
+				ie.pos = src.Pos
 				return nil, ie
 			}
 			vals = v
@@ -209,6 +219,7 @@ type prepared struct {
 func (l *loader) prepare(c *Case, override string) (*prepared, *inputError) {
 	b, ie := l.book(c.File.Lorebook.V)
 	if ie != nil {
+		ie.pos = c.File.Lorebook.Pos
 		return nil, ie
 	}
 	tr, ie := l.transcript(c.Transcript)
@@ -222,15 +233,15 @@ func (l *loader) prepare(c *Case, override string) (*prepared, *inputError) {
 	s := settings(b.settings, c.Settings)
 	counter, err := tokenize.Get(s.Tokenizer)
 	if err != nil {
-		return nil, &inputError{msg: err.Error(), unreadable: true}
+		return nil, &inputError{pos: c.Pos, msg: err.Error(), unreadable: true}
 	}
-	name, where := override, "--engine"
+	name, where := override, c.Pos
 	switch {
 	case name != "":
 	case c.Engine.V != "":
-		name, where = c.Engine.V, c.Engine.Pos.String()
+		name, where = c.Engine.V, c.Engine.Pos
 	case b.lb.Manifest.Settings.Engine != "":
-		name, where = b.lb.Manifest.Settings.Engine, b.lb.Manifest.Settings.Fields["engine"].String()
+		name = b.lb.Manifest.Settings.Engine
 	default:
 		name = engine.ForFormat(b.lb.Format)
 		if name == "" {
@@ -239,7 +250,7 @@ func (l *loader) prepare(c *Case, override string) (*prepared, *inputError) {
 	}
 	eng, err := engine.Get(name)
 	if err != nil {
-		return nil, &inputError{msg: fmt.Sprintf("%s: %v", where, err), unreadable: true}
+		return nil, &inputError{pos: where, msg: err.Error(), unreadable: true}
 	}
 
 	// The whole chat: the transcript, then each turn's messages.
@@ -254,9 +265,16 @@ func (l *loader) prepare(c *Case, override string) (*prepared, *inputError) {
 		}
 	}
 	for i, t := range c.Turns {
-		if t.At != nil && t.At.V > len(full.Messages) {
-			return nil, &inputError{msg: fmt.Sprintf("%s: turn %d renders the first %d messages, but the chat has %d",
-				t.At.Pos, i+1, t.At.V, len(full.Messages)), unreadable: true}
+		if t.At == nil {
+			continue
+		}
+		if t.At.V > len(full.Messages) {
+			return nil, &inputError{pos: t.At.Pos, msg: fmt.Sprintf("turn %d renders the first %d messages, but the chat has %d",
+				i+1, t.At.V, len(full.Messages)), unreadable: true}
+		}
+		if i > 0 && t.At.V < lengths[i-1] {
+			return nil, &inputError{pos: t.At.Pos, msg: fmt.Sprintf("turn %d renders the first %d messages, fewer than turn %d (%d): turns render the chat forwards",
+				i+1, t.At.V, i, lengths[i-1]), unreadable: true}
 		}
 	}
 	in := &render.Input{Book: b.lb, Transcript: &full, Vars: vars, Settings: s, Seed: c.Seed,

@@ -33,6 +33,7 @@ type jsonCase struct {
 	Engine   string        `json:"engine,omitempty"`
 	Status   Status        `json:"status"`
 	Error    string        `json:"error,omitempty"`
+	ErrorAt  string        `json:"errorAt,omitempty"`
 	Failures []jsonFailure `json:"failures"`
 }
 
@@ -68,6 +69,9 @@ func (jsonWriter) Write(w io.Writer, r *Report) error {
 	for _, c := range r.Cases {
 		jc := jsonCase{File: c.File, Line: c.Pos.Line, Column: c.Pos.Col, Name: c.Name, Engine: c.Engine,
 			Status: c.Status, Error: c.Error, Failures: []jsonFailure{}}
+		if c.Status == Error {
+			jc.ErrorAt = c.ErrorPos.String()
+		}
 		for _, x := range c.Failures {
 			jf := jsonFailure{File: x.Pos.File, Line: x.Pos.Line, Column: x.Pos.Col, Kind: x.Kind, Message: x.Message,
 				Expected: x.Expected, Got: x.Got, Turn: x.Turn, Run: x.Run, Explain: []jsonExplanation{}, Diff: x.Diff}

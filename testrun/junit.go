@@ -61,7 +61,7 @@ func (junitWriter) Write(w io.Writer, r *Report) error {
 		switch c.Status {
 		case Error:
 			var b strings.Builder
-			fmt.Fprintf(&b, "%s: %s\n", c.Pos, c.Error)
+			fmt.Fprintf(&b, "%s: %s\n", c.ErrorPos, c.Error)
 			for _, d := range r.Problems {
 				if d.File == c.File || strings.Contains(c.Error, d.File) {
 					fmt.Fprintf(&b, "%s: %s\n", d.Pos(), d.Message)

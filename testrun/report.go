@@ -37,8 +37,10 @@ type CaseResult struct {
 	Pos    Pos
 	Engine string
 	Status Status
-	// Error says why a case with Status Error could not run.
+	// Error says why a case with Status Error could not run, and ErrorPos
+	// where the test file names what is wrong.
 	Error    string
+	ErrorPos Pos
 	Failures []*Failure
 }
 

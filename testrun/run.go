@@ -45,7 +45,8 @@ func Run(targets []Target, o Options) *Report {
 	var cases []*Case
 	for _, f := range files {
 		if f.broken != "" {
-			r.rep.Cases = append(r.rep.Cases, &CaseResult{File: f.Path, Pos: Pos{File: f.Path}, Status: Error, Error: f.broken})
+			p := Pos{File: f.Path}
+			r.rep.Cases = append(r.rep.Cases, &CaseResult{File: f.Path, Pos: p, Status: Error, Error: f.broken, ErrorPos: p})
 			continue
 		}
 		for _, c := range f.Cases {
@@ -198,7 +199,7 @@ func (r *runner) runCase(c *Case) *CaseResult {
 	res := &CaseResult{File: c.File.Path, Name: c.Name, Pos: c.Pos, Status: Pass}
 	p, ie := r.load.prepare(c, r.opts.Engine)
 	if ie != nil {
-		res.Status, res.Error = Error, ie.msg
+		res.Status, res.Error, res.ErrorPos = Error, ie.msg, ie.pos
 		r.problem(ie.ds, ie.unreadable)
 		return res
 	}
@@ -226,7 +227,7 @@ func (r *runner) runCase(c *Case) *CaseResult {
 		in.Seed = c.Seed + int64(k)
 		outs, err := render.RenderTurns(p.eng, &in, p.lengths)
 		if err != nil {
-			res.Status, res.Error = Error, fmt.Sprintf("%s could not render it: %v", p.eng.Name(), err)
+			res.Status, res.Error, res.ErrorPos = Error, fmt.Sprintf("the %s engine could not render it: %v", p.eng.Name(), err), c.Pos
 			return res
 		}
 		for ti, out := range outs {

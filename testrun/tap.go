@@ -47,7 +47,7 @@ func (tapWriter) Write(w io.Writer, r *Report) error {
 		fmt.Fprintf(bw, "not ok %d - %s\n", i+1, desc)
 		b := tapBlock{Severity: "fail", At: c.Pos.String()}
 		if c.Status == Error {
-			b.Severity, b.Message = "error", c.Error
+			b.Severity, b.At, b.Message = "error", c.ErrorPos.String(), c.Error
 		}
 		for _, f := range c.Failures {
 			tf := tapFailure{At: f.Pos.String(), Kind: f.Kind, Message: f.headline(), Expected: f.Expected, Got: f.Got, Diff: f.Diff}

@@ -35,7 +35,11 @@ func (t textWriter) Write(w io.Writer, r *Report) error {
 			}
 			continue
 		case Error:
-			fmt.Fprintf(bw, "--- ERROR: %s\n%s: %s\n\n", c.label(), c.Pos, c.Error)
+			fmt.Fprintf(bw, "--- ERROR: %s\n", c.label())
+			if err := pr.Print(bw, []diag.Diagnostic{diag.New(c.ErrorPos, diag.Error, "test", "%s", c.Error)}); err != nil {
+				return err
+			}
+			bw.WriteString("\n")
 			continue
 		}
 		fmt.Fprintf(bw, "--- FAIL: %s (%s)\n", c.label(), c.Engine)
