@@ -156,6 +156,9 @@ func (d *decoder) file(root *yaml.Node) *File {
 	if cases = schema.Resolve(cases); cases == nil || cases.Kind != yaml.SequenceNode {
 		return f
 	}
+	if len(cases.Content) == 0 {
+		d.errorf(cases, "cases: is empty: a test file needs at least one case")
+	}
 	names := map[string]Pos{}
 	for _, cn := range cases.Content {
 		c := d.testCase(f, base, cn)
@@ -232,6 +235,9 @@ func frequencyNode(expect *yaml.Node) *yaml.Node {
 func (d *decoder) turns(n *yaml.Node, f *File, freqAt **yaml.Node) []*Turn {
 	var out []*Turn
 	last := -1
+	if len(schema.Resolve(n).Content) == 0 {
+		d.errorf(n, "turns: is empty: give each turn its expect:")
+	}
 	for _, tn := range schema.Resolve(n).Content {
 		t := &Turn{Pos: d.pos(tn)}
 		for _, p := range d.fields(tn) {

@@ -51,6 +51,9 @@ type book struct {
 
 // loader holds every input file the run has read.
 type loader struct {
+	// getEngine is engine.Get; tests give engines of their own.
+	getEngine func(name string) (render.Engine, error)
+
 	books       memo[*book]
 	configs     memo[*lint.Config]
 	transcripts memo[*schema.Transcript]
@@ -248,7 +251,7 @@ func (l *loader) prepare(c *Case, override string) (*prepared, *inputError) {
 			name = engine.Default
 		}
 	}
-	eng, err := engine.Get(name)
+	eng, err := l.getEngine(name)
 	if err != nil {
 		return nil, &inputError{pos: where, msg: err.Error(), unreadable: true}
 	}

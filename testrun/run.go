@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/engine"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
@@ -36,7 +37,11 @@ type Target struct {
 
 // Run loads the test files and runs their cases in parallel.
 func Run(targets []Target, o Options) *Report {
-	r := &runner{opts: o, load: &loader{}, rep: &Report{}}
+	return run(targets, o, engine.Get)
+}
+
+func run(targets []Target, o Options, getEngine func(string) (render.Engine, error)) *Report {
+	r := &runner{opts: o, load: &loader{getEngine: getEngine}, rep: &Report{}}
 	files := r.loadFiles(targets)
 	r.checkSnapshotNames(files)
 
