@@ -106,7 +106,9 @@ func trigger(t render.Trigger) string {
 	case t.In == "always" || t.In == "":
 		return "always sent"
 	case t.Keyword != "":
-		return fmt.Sprintf("keyword %q in %s", t.Keyword, t.In)
+		// As the engines' reasons write a keyword: between plain quotes,
+		// so a /regex/ reads as written.
+		return fmt.Sprintf("keyword \"%s\" in %s", t.Keyword, t.In)
 	}
 	return "from " + t.In
 }
@@ -218,8 +220,8 @@ func (c *checker) entry(x *EntryExpect) {
 			fmt.Sprintf("%s: expected recursion level %d, got %d (%s)", id, x.Recursion.V, a.Recursion, trigger(a.Trigger)), id)
 	}
 	if x.Keyword != nil && a.Trigger.Keyword != x.Keyword.V {
-		c.fail(x.Keyword.Pos, "entries.trigger", fmt.Sprintf("keyword %q", x.Keyword.V), trigger(a.Trigger),
-			fmt.Sprintf("%s: expected to be brought in by keyword %q, got %s", id, x.Keyword.V, trigger(a.Trigger)), id)
+		c.fail(x.Keyword.Pos, "entries.trigger", fmt.Sprintf("keyword \"%s\"", x.Keyword.V), trigger(a.Trigger),
+			fmt.Sprintf("%s: expected to be brought in by keyword \"%s\", got %s", id, x.Keyword.V, trigger(a.Trigger)), id)
 	}
 	if x.In != nil && a.Trigger.In != x.In.V {
 		c.fail(x.In.Pos, "entries.trigger", "in "+x.In.V, trigger(a.Trigger),
