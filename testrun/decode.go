@@ -314,22 +314,7 @@ func (d *decoder) expect(n *yaml.Node, f *File) *Expect {
 		case "frequency":
 			for _, fp := range d.fields(v) {
 				fe := &FrequencyExpect{ID: At[string]{fp.Key, d.pos(fp.KeyN)}}
-				for _, b := range d.fields(fp.Value) {
-					x, ok := number(b.Value)
-					if !ok {
-						continue
-					}
-					at := &At[float64]{x, d.pos(b.Value)}
-					switch b.Key {
-					case "min":
-						fe.Min = at
-					case "max":
-						fe.Max = at
-					}
-				}
-				if fe.Min != nil && fe.Max != nil && fe.Min.V > fe.Max.V {
-					d.errorf(fp.Value, "frequency of %s: min %g %% is above max %g %%", fe.ID.V, fe.Min.V, fe.Max.V)
-				}
+				fe.Min, fe.Max = bounds(d, fp.Value, number, " %")
 				e.Frequency = append(e.Frequency, fe)
 			}
 		}
@@ -372,19 +357,30 @@ func (d *decoder) intAt(v *yaml.Node) *At[int] {
 	return &At[int]{i, d.pos(v)}
 }
 
-func (d *decoder) rangeOf(n *yaml.Node) Range {
-	var r Range
+// bounds decodes {min, max} (either may be absent) and refuses a min above
+// the max, which no value could meet.
+func bounds[T int | float64](d *decoder, n *yaml.Node, conv func(*yaml.Node) (T, bool), unit string) (lo, hi *At[T]) {
 	for _, p := range d.fields(n) {
+		x, ok := conv(p.Value)
+		if !ok {
+			continue
+		}
 		switch p.Key {
 		case "min":
-			r.Min = d.intAt(p.Value)
+			lo = &At[T]{x, d.pos(p.Value)}
 		case "max":
-			r.Max = d.intAt(p.Value)
+			hi = &At[T]{x, d.pos(p.Value)}
 		}
 	}
-	if r.Min != nil && r.Max != nil && r.Min.V > r.Max.V {
-		d.errorf(n, "min %d is above max %d", r.Min.V, r.Max.V)
+	if lo != nil && hi != nil && lo.V > hi.V {
+		d.errorf(n, "min %v%s is above max %v%s", lo.V, unit, hi.V, unit)
 	}
+	return lo, hi
+}
+
+func (d *decoder) rangeOf(n *yaml.Node) Range {
+	var r Range
+	r.Min, r.Max = bounds(d, n, integer, "")
 	return r
 }
 
