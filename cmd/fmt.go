@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
 
+	"github.com/lorekit/lore/canon"
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/schema"
@@ -65,7 +66,7 @@ an unreadable file or a refusal.`,
 // fmtTarget is one file to format and how its top level is read.
 type fmtTarget struct {
 	path string
-	role formats.SourceRole
+	role canon.SourceRole
 }
 
 // fmtResult is one formatted file.
@@ -83,7 +84,7 @@ func runFmt(iox *IO, opts *fmtOptions, paths []string) error {
 	var results []fmtResult
 	refused := false
 	for _, t := range targets {
-		orig, out, err := formats.FormatFile(t.path, t.role)
+		orig, out, err := canon.FormatFile(t.path, t.role)
 		if err != nil {
 			fmtReport(iox, t.path, err)
 			refused = true
@@ -111,7 +112,7 @@ func runFmt(iox *IO, opts *fmtOptions, paths []string) error {
 			if bytes.Equal(r.orig, r.out) {
 				continue
 			}
-			if err := writeKeepingMode(r.path, r.out); err != nil {
+			if err := canon.WriteFile(r.path, r.out); err != nil {
 				return usageErr("%s: cannot write: %v", r.path, err)
 			}
 			fmt.Fprintf(iox.Stderr, "formatted %s\n", r.path)
@@ -133,7 +134,7 @@ func runFmt(iox *IO, opts *fmtOptions, paths []string) error {
 func fmtTargets(iox *IO, paths []string) ([]fmtTarget, int) {
 	var targets []fmtTarget
 	seen := map[string]bool{}
-	add := func(p string, role formats.SourceRole) {
+	add := func(p string, role canon.SourceRole) {
 		key := p
 		if abs, err := filepath.Abs(p); err == nil {
 			key = abs
@@ -190,15 +191,15 @@ func fmtTargets(iox *IO, paths []string) ([]fmtTarget, int) {
 			continue
 		}
 		if !st.IsDir() {
-			add(p, formats.RoleAuto)
+			add(p, canon.RoleAuto)
 			continue
 		}
 		// A folder lorebook: the manifest first (lb.Files' first file), then its
 		// entry files.
 		for i, f := range lb.Files {
-			role := formats.RoleEntries
+			role := canon.RoleEntries
 			if i == 0 {
-				role = formats.RoleManifest
+				role = canon.RoleManifest
 			}
 			add(f, role)
 		}
@@ -223,30 +224,11 @@ func fmtKind(p string, root *yaml.Node) schema.Kind {
 
 // fmtReport prints a load error or a refusal.
 func fmtReport(iox *IO, path string, err error) {
-	var re *formats.RefusalError
+	var re *canon.RefusalError
 	if errors.As(err, &re) {
 		fmt.Fprintf(iox.Stderr, "lore: %v\n", err)
 		return
 	}
 	pr, _ := diagPrinter("text", false)
 	pr.Print(iox.Stderr, schema.ErrorDiagnostics(path, err))
-}
-
-// writeKeepingMode replaces path atomically and gives it back its permissions.
-// A symbolic link stays a link: its target is what gets rewritten.
-func writeKeepingMode(path string, data []byte) error {
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	if err := formats.WriteFileAtomic(path, data); err != nil {
-		return err
-	}
-	if st.Mode().Perm() != 0o644 {
-		return os.Chmod(path, st.Mode().Perm())
-	}
-	return nil
 }

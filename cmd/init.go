@@ -9,7 +9,7 @@ import (
 	"path"
 	"path/filepath"
 
-	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/canon"
 	"github.com/spf13/cobra"
 )
 
@@ -90,7 +90,7 @@ func runInit(iox *IO, dir string, opts *initOptions) error {
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 			return usageErr("%v", err)
 		}
-		if err := formats.WriteFileAtomic(target, f.data); err != nil {
+		if err := canon.WriteFile(target, f.data); err != nil {
 			return usageErr("%v", err)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekit/lore/canon"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -41,14 +42,14 @@ func TestFixturesGolden(t *testing.T) {
 			for _, d := range ds {
 				fmt.Fprintf(&b, "# %s: %s: %s [%s]\n", d.Pos(), d.Severity, d.Message, d.Rule)
 			}
-			out, err := EncodeLorebook(lb, YAML)
+			out, err := canon.EncodeLorebook(lb, canon.YAML)
 			if err != nil {
 				t.Fatal(err)
 			}
 			b.Write(out)
 			golden(t, filepath.Join("testdata", "golden", filepath.Base(f)+".yaml"), b.Bytes())
-			assertReloads(t, lb, YAML)
-			assertReloads(t, lb, JSON)
+			assertReloads(t, lb, canon.YAML)
+			assertReloads(t, lb, canon.JSON)
 		})
 	}
 }
