@@ -39,7 +39,7 @@ func writeErr(target string, err error) error {
 // ErrReadOnly is the cause of a WriteError for a file without write
 // permission: lore does not replace it, as editors and formatters do not,
 // even though a rename could.
-var ErrReadOnly = errors.New("the file is read-only; nothing was written")
+var ErrReadOnly = errors.New("the file is read-only")
 
 // Writable says whether WriteFile may replace path: it is a missing file, or
 // an existing one with its owner's write permission. It follows symbolic links.
