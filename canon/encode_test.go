@@ -10,6 +10,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/lorekit/lore/internal/golden"
+
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/schema"
 	"gopkg.in/yaml.v3"
@@ -17,36 +19,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
-// golden compares got with the file at path (go test ./canon -update rewrites it).
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (go test -update to accept):\n%s", path, firstDiff(string(got), string(want)))
-	}
-}
+func checkGolden(t *testing.T, path string, got []byte) { golden.Check(t, path, got, *update) }
 
-// firstDiff is a's text around the first byte where it differs from b.
-func firstDiff(a, b string) string {
-	i := 0
-	for i < len(a) && i < len(b) && a[i] == b[i] {
-		i++
-	}
-	s := max(0, i-200)
-	return a[s:min(len(a), i+200)]
-}
+func firstDiff(a, b string) string { return golden.FirstDiff(a, b) }
 
 // strRoundTrip writes s as the value of a key in lore's layout and reads it back.
 func strRoundTrip(t *testing.T, s string) {

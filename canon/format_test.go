@@ -44,7 +44,7 @@ func TestFormatGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, strings.Replace(in, ".in.", ".out.", 1), out)
+			checkGolden(t, strings.Replace(in, ".in.", ".out.", 1), out)
 			p2 := fmtCopy(t, t.TempDir(), "book"+ext, out)
 			_, again, err := FormatFile(p2, RoleAuto)
 			if err != nil {
@@ -399,4 +399,22 @@ func TestFormatMutations(t *testing.T) {
 		t.Fatal("no edited input was formatted: the test tests nothing")
 	}
 	t.Logf("%d of %d edited inputs formatted", formatted, n)
+}
+
+// TestFormatFileKeepsBOMInOrig: FormatFile's orig is the file as read, a
+// byte-order mark included, and the formatted text has none, so fmt --check
+// reports such a file and -w removes the mark.
+func TestFormatFileKeepsBOMInOrig(t *testing.T) {
+	data := []byte("\xef\xbb\xbfid: a\ncontent: x\nsection: examples\n")
+	p := fmtCopy(t, t.TempDir(), "e.yaml", data)
+	orig, out, err := FormatFile(p, RoleAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(orig, data) {
+		t.Errorf("orig %q, want the file as read", orig)
+	}
+	if want := "id: a\ncontent: x\nsection: examples\n"; string(out) != want {
+		t.Errorf("out %q, want %q", out, want)
+	}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekit/lore/internal/golden"
+
 	"github.com/lorekit/lore/canon"
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/internal/testcorpus"
@@ -146,14 +148,7 @@ func assertReloads(t *testing.T, lb *schema.Lorebook, format string) *schema.Lor
 	return back
 }
 
-func firstDiff(a, b string) string {
-	i := 0
-	for i < len(a) && i < len(b) && a[i] == b[i] {
-		i++
-	}
-	s := max(0, i-200)
-	return a[s:min(len(a), i+200)]
-}
+func firstDiff(a, b string) string { return golden.FirstDiff(a, b) }
 
 // modelOf is what the writer must preserve, positions aside, as plain values.
 func modelOf(lb *schema.Lorebook) any {
