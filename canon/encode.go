@@ -282,6 +282,14 @@ func settingsNode(s schema.Settings) *yaml.Node {
 	if s.RecursionLimit != d.RecursionLimit {
 		AddPair(m, "recursionLimit", intNode(s.RecursionLimit))
 	}
+	if s.Engine != "" {
+		AddPair(m, "engine", StrNode(s.Engine))
+	}
+	for _, name := range []string{"yumina", "sillytavern"} {
+		if obj, ok := s.Engines[name]; ok {
+			AddPair(m, name, ValueNode(obj))
+		}
+	}
 	if len(m.Content) == 0 {
 		return nil
 	}

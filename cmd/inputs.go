@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/engine"
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/lint"
 	"github.com/lorekit/lore/render"
@@ -23,6 +24,7 @@ type chatFlags struct {
 	context    int
 	reserve    int
 	tokenizer  string
+	engine     string
 }
 
 func (o *chatFlags) register(f *pflag.FlagSet) {
@@ -33,6 +35,13 @@ func (o *chatFlags) register(f *pflag.FlagSet) {
 	f.IntVar(&o.context, "context", 0, "context window in tokens (overrides settings.contextTokens)")
 	f.IntVar(&o.reserve, "reserve", 0, "tokens kept free for the reply (overrides settings.responseReserve)")
 	f.StringVar(&o.tokenizer, "tokenizer", "", "tokenizer: "+strings.Join(tokenize.Names(), ", ")+" (overrides settings.tokenizer)")
+	f.StringVar(&o.engine, "engine", "", "engine to simulate: "+strings.Join(engine.Names(), ", ")+" (overrides settings.engine; default "+engine.Default+")")
+}
+
+// chat is a loaded render input and the engine that renders it.
+type chat struct {
+	in  *render.Input
+	eng render.Engine
 }
 
 // loadChat loads the lorebook, transcript and variables file and resolves the
@@ -40,7 +49,7 @@ func (o *chatFlags) register(f *pflag.FlagSet) {
 // printed on stderr as file:line:col; they stop the command, with exit 2 when a
 // file cannot be read and 1 when it reads but has errors, because a prompt built
 // from a half-understood lorebook would mislead more than it helps.
-func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) (*render.Input, error) {
+func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) (*chat, error) {
 	var all []diag.Diagnostic
 	unreadable := false
 	note := func(file string, ds []diag.Diagnostic, err error) {
@@ -126,7 +135,41 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) 
 	if err != nil {
 		return nil, usageErr("%v", err)
 	}
-	return &render.Input{Book: book, Transcript: tr, Vars: vars, Settings: s, Seed: o.seed, Counter: counter}, nil
+	eng, err := pickEngine(iox, o.engine, book)
+	if err != nil {
+		return nil, err
+	}
+	in := &render.Input{Book: book, Transcript: tr, Vars: vars, Settings: s, Seed: o.seed, Counter: counter,
+		EngineSettings: s.Engines[eng.Name()]}
+	return &chat{in: in, eng: eng}, nil
+}
+
+// pickEngine is --engine, else the manifest's settings.engine, else the
+// engine of the format the book was read from (a SillyTavern book or card
+// read directly renders as SillyTavern would, said on stderr), else lore's.
+func pickEngine(iox *IO, flag string, book *schema.Lorebook) (render.Engine, error) {
+	name := flag
+	if name == "" {
+		name = book.Manifest.Settings.Engine
+	}
+	if name == "" {
+		if native := engine.ForFormat(book.Format); native != "" {
+			fmt.Fprintf(iox.Stderr, "lore: %s is a %s file: rendering as %s would (--engine %s to change)\n",
+				book.Path, book.Format, native, engine.Default)
+			name = native
+		}
+	}
+	if name == "" {
+		name = engine.Default
+	}
+	eng, err := engine.Get(name)
+	if err != nil {
+		if flag != "" {
+			return nil, usageErr("--engine: %v", err)
+		}
+		return nil, usageErr("%s: settings.engine: %v", book.Path, err)
+	}
+	return eng, nil
 }
 
 // checkRoom refuses settings that leave nothing for the prompt: a response

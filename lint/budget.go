@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/lorekit/lore/engine/lore"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/tokenize"
 )
@@ -19,7 +20,7 @@ func (c *Context) sizing() *render.Sizing {
 		if c.Vars != nil {
 			in.Vars = c.Vars.Values
 		}
-		c.shared.sizing = render.SizeUp(in)
+		c.shared.sizing = lore.SizeUp(in)
 	}
 	return c.shared.sizing
 }

@@ -501,6 +501,15 @@ func (d *decoder) settings(n *yaml.Node) Settings {
 			set(&s.RequiredCap, v, number)
 		case "recursionLimit":
 			set(&s.RecursionLimit, v, integer)
+		case "engine":
+			set(&s.Engine, v, str)
+		case "yumina", "sillytavern":
+			if obj, ok := ToValue(v).(map[string]any); ok {
+				if s.Engines == nil {
+					s.Engines = map[string]map[string]any{}
+				}
+				s.Engines[p.Key] = obj
+			}
 		case "shares":
 			for _, sp := range d.fields(v) {
 				s.Fields["shares."+sp.Key] = d.pos(sp.Value)
