@@ -84,7 +84,7 @@ func runLint(iox *IO, opts *lintOptions, paths []string) error {
 	unusable := false
 	var vars *schema.Vars
 	if opts.vars != "" {
-		v, ds, err := schema.LoadVars(opts.vars)
+		v, ds, err := loadVarsFile(opts.vars)
 		all = append(all, ds...)
 		if err != nil {
 			unusable = true
@@ -102,7 +102,7 @@ func runLint(iox *IO, opts *lintOptions, paths []string) error {
 		if c, ok := configs[path]; ok {
 			return c
 		}
-		c, ds, err := lint.LoadConfig(path)
+		c, ds, err := loadConfigFile(path)
 		if err != nil {
 			unusable = true
 			all = append(all, schema.ErrorDiagnostics(path, err)...)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/diff"
 
-	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/canon"
 	"github.com/lorekit/lore/output"
 	"github.com/lorekit/lore/render"
 )
@@ -40,7 +40,8 @@ func (r *runner) snapshot(s *Snapshot, res *render.Result) *Failure {
 	}
 	if r.opts.Update {
 		if err := writeSnapshot(s.Path, got); err != nil {
-			return r.snapshotFailure(s, "to write "+shown, err.Error(), fmt.Sprintf("cannot write snapshot %s: %v", shown, err))
+			// err names the file: "cannot write PATH: why".
+			return r.snapshotFailure(s, "to write "+shown, err.Error(), fmt.Sprintf("snapshot: %v", err))
 		}
 		change := SnapshotChange{Path: shown, Status: "updated"}
 		if !exists {
@@ -74,5 +75,5 @@ func writeSnapshot(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return formats.WriteFileAtomic(path, data)
+	return canon.WriteFile(path, data)
 }
