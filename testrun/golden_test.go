@@ -5,7 +5,11 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
+
+	"github.com/lorekit/lore/diag"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -80,5 +84,21 @@ func TestDeterministic(t *testing.T) {
 	}
 	if !bytes.Equal(outs[0], outs[1]) {
 		t.Error("the report depends on how many cases run at once")
+	}
+}
+
+// On a terminal the text format colours the case headers and shows the
+// expectation's line with a caret under it.
+func TestTextColor(t *testing.T) {
+	rep := Run([]Target{{Path: "../fixtures/eldoria/failing-tests.yaml"}}, Options{Run: regexp.MustCompile("budget")})
+	w, _ := NewWriter("text", WriterOptions{Color: true, Source: diag.FileSource()})
+	var b bytes.Buffer
+	if err := w.Write(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\x1b[1;31m--- FAIL\x1b[0m: ", "      active: [sleeping-stag]\n", "^~~~~~~~~~~~~"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no %q in\n%s", want, b.String())
+		}
 	}
 }

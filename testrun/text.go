@@ -31,18 +31,18 @@ func (t textWriter) Write(w io.Writer, r *Report) error {
 		switch c.Status {
 		case Pass:
 			if t.o.Verbose {
-				fmt.Fprintf(bw, "--- PASS: %s (%s)\n", c.label(), c.Engine)
+				fmt.Fprintf(bw, "%s: %s (%s)\n", t.paint("1;32", "--- PASS"), c.label(), c.Engine)
 			}
 			continue
 		case Error:
-			fmt.Fprintf(bw, "--- ERROR: %s\n", c.label())
+			fmt.Fprintf(bw, "%s: %s\n", t.paint("1;31", "--- ERROR"), c.label())
 			if err := pr.Print(bw, []diag.Diagnostic{diag.New(c.ErrorPos, diag.Error, "test", "%s", c.Error)}); err != nil {
 				return err
 			}
 			bw.WriteString("\n")
 			continue
 		}
-		fmt.Fprintf(bw, "--- FAIL: %s (%s)\n", c.label(), c.Engine)
+		fmt.Fprintf(bw, "%s: %s (%s)\n", t.paint("1;31", "--- FAIL"), c.label(), c.Engine)
 		// An entry involved in several failures of one render is explained
 		// under the first.
 		type render struct{ turn, run int }
@@ -75,4 +75,12 @@ func (t textWriter) Write(w io.Writer, r *Report) error {
 	}
 	fmt.Fprintln(bw, r.Summary())
 	return bw.Flush()
+}
+
+// paint wraps s in an ANSI colour when colour is on.
+func (t textWriter) paint(code, s string) string {
+	if !t.o.Color {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
 }
