@@ -51,6 +51,8 @@ func TestTestExitCodes(t *testing.T) {
 		{"bad format", map[string]string{"book.yaml": okBook, "tests/t.yaml": okTest}, []string{"--format", "xml"}, ExitUsage, "unknown format"},
 		{"bad engine", map[string]string{"book.yaml": okBook, "tests/t.yaml": okTest}, []string{"--engine", "nope"}, ExitUsage, "unknown engine"},
 		{"engine flag", map[string]string{"book.yaml": okBook, "tests/t.yaml": okTest}, []string{"--engine", "lore"}, ExitOK, "1 passed"},
+		{"no room for the prompt", map[string]string{"book.yaml": okBook, "tests/t.yaml": strings.Replace(okTest, "name: apple,", "name: apple, settings: {contextTokens: 500},", 1)}, nil, ExitUsage,
+			"tests/t.yaml:2:49: error: the response reserve (1024 tokens) is not below the context window (500 tokens): nothing is left for the prompt [test]"},
 		{"bad color", map[string]string{"book.yaml": okBook, "tests/t.yaml": okTest}, []string{"--color", "pink"}, ExitUsage, "--color must be"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -234,6 +234,11 @@ func (l *loader) prepare(c *Case, override string) (*prepared, *inputError) {
 		return nil, ie
 	}
 	s := settings(b.settings, c.Settings)
+	if s.ResponseReserve >= s.ContextTokens {
+		return nil, &inputError{pos: settingPos(c, "contextTokens", "responseReserve"), unreadable: true,
+			msg: fmt.Sprintf("the response reserve (%d tokens) is not below the context window (%d tokens): nothing is left for the prompt",
+				s.ResponseReserve, s.ContextTokens)}
+	}
 	counter, err := tokenize.Get(s.Tokenizer)
 	if err != nil {
 		return nil, &inputError{pos: c.Pos, msg: err.Error(), unreadable: true}
@@ -283,6 +288,19 @@ func (l *loader) prepare(c *Case, override string) (*prepared, *inputError) {
 	in := &render.Input{Book: b.lb, Transcript: &full, Vars: vars, Settings: s, Seed: c.Seed,
 		Counter: counter, EngineSettings: s.Engines[eng.Name()]}
 	return &prepared{in: in, eng: eng, lengths: lengths}, nil
+}
+
+// settingPos is where the case's (or its file's) settings last set one of
+// keys, else the case.
+func settingPos(c *Case, keys ...string) Pos {
+	for i := len(c.Settings) - 1; i >= 0; i-- {
+		for _, k := range keys {
+			if p, ok := c.Settings[i].Fields[k]; ok {
+				return p
+			}
+		}
+	}
+	return c.Pos
 }
 
 func plural(n int, one, many string) string {
