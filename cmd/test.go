@@ -38,7 +38,7 @@ settings, and checks the prompt (docs/testing.md is the reference):
   lorebook: ../book
   cases:
     - name: the tavern comes up
-      transcript: [{role: user, content: Who runs this tavern?}]
+      transcript: [{role: user, content: "Who runs this tavern?"}]
       expect:
         active: [sleeping-stag]
         entries: {sleeping-stag: {step: 10, depth: 2}}
