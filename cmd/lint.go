@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/formats"
@@ -12,11 +13,12 @@ import (
 )
 
 type lintOptions struct {
-	vars   string
-	config string
-	format string
-	strict bool
-	color  string
+	vars    string
+	config  string
+	format  string
+	strict  bool
+	color   string
+	context int
 }
 
 func newLintCmd(iox *IO) *cobra.Command {
@@ -56,17 +58,21 @@ github (workflow annotations). Exit codes: 0 clean, 1 errors (or warnings with
   lore lint book/ --format github
   lore lint .`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(c *cobra.Command, args []string) error { return runLint(iox, opts, args) },
+		RunE: func(c *cobra.Command, args []string) error { return runLint(iox, opts, args, c.Flags()) },
 	}
 	c.Flags().StringVar(&opts.vars, "vars", "", "variables file whose values count as defined (undefined-variable, condition-type)")
 	c.Flags().StringVar(&opts.config, "config", "", "use this .lore.yaml instead of looking upward from each PATH")
 	c.Flags().StringVar(&opts.format, "format", "text", "output format: "+strings.Join(diag.Formats(), ", "))
 	c.Flags().BoolVar(&opts.strict, "strict", false, "exit 1 on warnings too")
+	c.Flags().IntVar(&opts.context, "context", 0, "context window in tokens the budget rules assume (overrides settings.contextTokens)")
 	addColorFlag(c, &opts.color)
 	return c
 }
 
-func runLint(iox *IO, opts *lintOptions, paths []string) error {
+func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) error {
+	if flags.Changed("context") && opts.context <= 0 {
+		return usageErr("--context must be a positive number of tokens, not %d", opts.context)
+	}
 	on, err := useColor(iox, opts.color)
 	if err != nil {
 		return err
@@ -94,48 +100,67 @@ func runLint(iox *IO, opts *lintOptions, paths []string) error {
 		}
 	}
 
-	configs := map[string]*lint.Config{} // by config path, each loaded once
-	loadConfig := func(path string) *lint.Config {
-		if path == "" {
-			return &lint.Config{}
-		}
-		if c, ok := configs[path]; ok {
-			return c
-		}
-		c, ds, err := lint.LoadConfig(path)
-		if err != nil {
-			unusable = true
-			all = append(all, schema.ErrorDiagnostics(path, err)...)
-			c = &lint.Config{}
-		} else if len(ds) > 0 {
-			// A broken configuration would silently change what is reported:
-			// show its problems and stop with the usage exit code.
-			unusable = true
-			all = append(all, ds...)
-		}
-		configs[path] = c
-		return c
-	}
-
-	files := 0
-	for _, p := range paths {
+	// Every configuration is read before any rule runs: a broken one would
+	// silently change what is reported, so its problems are shown alone and
+	// the run stops with the usage exit code.
+	configs := map[string]*lint.Config{} // by config path, each parsed once
+	cfgOf := make([]*lint.Config, len(paths))
+	for i, p := range paths {
 		cfgPath := opts.config
 		if cfgPath == "" {
 			cfgPath = lint.FindConfig(p)
 		}
-		cfg := loadConfig(cfgPath)
+		if c, ok := configs[cfgPath]; ok {
+			cfgOf[i] = c
+			continue
+		}
+		c := &lint.Config{}
+		if cfgPath != "" {
+			loaded, ds, err := lint.LoadConfig(cfgPath)
+			switch {
+			case err != nil:
+				unusable = true
+				all = append(all, schema.ErrorDiagnostics(cfgPath, err)...)
+			case len(ds) > 0:
+				unusable = true
+				all = append(all, ds...)
+			default:
+				c = loaded
+			}
+		}
+		if opts.context > 0 {
+			c = c.WithContext(opts.context)
+		}
+		configs[cfgPath] = c
+		cfgOf[i] = c
+	}
+	if unusable {
+		return finishLint(iox, opts, pr, diag.Sort(all), 1, true)
+	}
+
+	files := 0
+	for i, p := range paths {
 		book, ds, err := formats.Open(p)
 		if err != nil {
 			unusable = true
 			files++
-			all = append(all, lint.RunWith(nil, nil, cfg, append(ds, schema.ErrorDiagnostics(p, err)...))...)
+			all = append(all, lint.RunWith(nil, nil, cfgOf[i], append(ds, schema.ErrorDiagnostics(p, err)...))...)
 			continue
 		}
 		files += max(len(book.Files), 1)
-		all = append(all, lint.RunWith(book, vars, cfg, ds)...)
+		all = append(all, lint.RunWith(book, vars, cfgOf[i], ds)...)
 	}
-	all = diag.Sort(all)
-	if err := pr.Print(iox.Stdout, all); err != nil {
+	return finishLint(iox, opts, pr, diag.Sort(all), files, unusable)
+}
+
+// finishLint prints the findings (folded into one line per cause in text
+// output) and the summary, and turns them into the exit code.
+func finishLint(iox *IO, opts *lintOptions, pr diag.Printer, all []diag.Diagnostic, files int, unusable bool) error {
+	shown := all
+	if opts.format == "text" {
+		shown = lint.Fold(all)
+	}
+	if err := pr.Print(iox.Stdout, shown); err != nil {
 		return err
 	}
 	if opts.format == "text" {
