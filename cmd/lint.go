@@ -1,6 +1,9 @@
 package cmd
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -19,6 +22,9 @@ type lintOptions struct {
 	strict  bool
 	color   string
 	context int
+	// baseline is the baseline file (--baseline); writeBaseline writes it.
+	baseline      string
+	writeBaseline bool
 }
 
 func newLintCmd(iox *IO) *cobra.Command {
@@ -65,6 +71,8 @@ github (workflow annotations). Exit codes: 0 clean, 1 errors (or warnings with
 	c.Flags().StringVar(&opts.format, "format", "text", "output format: "+strings.Join(diag.Formats(), ", "))
 	c.Flags().BoolVar(&opts.strict, "strict", false, "exit 1 on warnings too")
 	c.Flags().IntVar(&opts.context, "context", 0, "context window in tokens the budget rules assume (overrides settings.contextTokens)")
+	c.Flags().StringVar(&opts.baseline, "baseline", "", "report only findings not in this baseline file (see --write-baseline)")
+	c.Flags().BoolVar(&opts.writeBaseline, "write-baseline", false, "write every finding to the baseline file (--baseline, else "+lint.BaselineName+") and exit 0")
 	addColorFlag(c, &opts.color)
 	return c
 }
@@ -72,6 +80,16 @@ github (workflow annotations). Exit codes: 0 clean, 1 errors (or warnings with
 func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) error {
 	if flags.Changed("context") && opts.context <= 0 {
 		return usageErr("--context must be a positive number of tokens, not %d", opts.context)
+	}
+	var baseline *lint.Baseline
+	if opts.baseline != "" && !opts.writeBaseline {
+		data, err := os.ReadFile(opts.baseline)
+		if err != nil {
+			return usageErr("--baseline %s: %v", opts.baseline, err)
+		}
+		if baseline, err = lint.ParseBaseline(filepath.Dir(opts.baseline), data); err != nil {
+			return usageErr("--baseline %s: %v", opts.baseline, err)
+		}
 	}
 	on, err := useColor(iox, opts.color)
 	if err != nil {
@@ -135,7 +153,7 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 		cfgOf[i] = c
 	}
 	if unusable {
-		return finishLint(iox, opts, pr, diag.Sort(all), 1, true)
+		return finishLint(iox, opts, pr, diag.Sort(all), 1, true, 0)
 	}
 
 	files := 0
@@ -150,12 +168,30 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 		files += max(len(book.Files), 1)
 		all = append(all, lint.RunWith(book, vars, cfgOf[i], ds)...)
 	}
-	return finishLint(iox, opts, pr, diag.Sort(all), files, unusable)
+	all = diag.Sort(all)
+	if opts.writeBaseline && !unusable {
+		path := opts.baseline
+		if path == "" {
+			path = lint.BaselineName
+		}
+		b := lint.NewBaseline(filepath.Dir(path), all)
+		if err := formats.WriteFileAtomic(path, b.Encode()); err != nil {
+			return fmt.Errorf("writing the baseline: %w", err)
+		}
+		fmt.Fprintf(iox.Stderr, "wrote %d findings of %d entries and files to %s\n", len(all), len(b.Findings), path)
+		return nil
+	}
+	accepted := 0
+	if baseline != nil {
+		all, accepted = baseline.Filter(all)
+	}
+	return finishLint(iox, opts, pr, all, files, unusable, accepted)
 }
 
 // finishLint prints the findings (folded into one line per cause in text
-// output) and the summary, and turns them into the exit code.
-func finishLint(iox *IO, opts *lintOptions, pr diag.Printer, all []diag.Diagnostic, files int, unusable bool) error {
+// output) and the summary, and turns them into the exit code. accepted is how
+// many findings the baseline held back.
+func finishLint(iox *IO, opts *lintOptions, pr diag.Printer, all []diag.Diagnostic, files int, unusable bool, accepted int) error {
 	shown := all
 	if opts.format == "text" {
 		shown = lint.Fold(all)
@@ -164,7 +200,11 @@ func finishLint(iox *IO, opts *lintOptions, pr diag.Printer, all []diag.Diagnost
 		return err
 	}
 	if opts.format == "text" {
-		iox.Stderr.Write([]byte(diag.Summary(all, files) + "\n"))
+		sum := diag.Summary(all, files)
+		if accepted > 0 {
+			sum += fmt.Sprintf(" (%d more in the baseline)", accepted)
+		}
+		iox.Stderr.Write([]byte(sum + "\n"))
 	}
 	errs, warns, _ := diag.Count(all)
 	switch {
