@@ -2,6 +2,8 @@ package lint
 
 import (
 	"strings"
+
+	"github.com/lorekit/lore/schema"
 )
 
 // checkKeywordCollision reports one keyword (after case folding and NFKC) on
@@ -11,6 +13,10 @@ import (
 // finding listing the keywords. It reads the matcher's groups, so it is linear
 // in the number of keywords. Entries with secondary keywords are left out:
 // those narrow the match, so the entries do not always fire together.
+//
+// An entry whose content is only an opening or closing tag (`<敌人>`,
+// `</敌人>`) wraps the entries it fires with: sharing their keywords is its
+// purpose, so it is left out too.
 //
 // The finding is reported at the keyword of the second entry of the set and
 // points at the first.
@@ -29,7 +35,7 @@ func checkKeywordCollision(c *Context) {
 		entries, first = entries[:0], first[:0]
 		for _, p := range idx.m.GroupPatterns(g) {
 			ref := idx.refs[p]
-			if ref.secondary || len(c.Book.Entries[ref.entry].SecondaryKeywords) > 0 {
+			if e := c.Book.Entries[ref.entry]; ref.secondary || len(e.SecondaryKeywords) > 0 || wrapper(e) {
 				continue
 			}
 			if n := len(entries); n > 0 && entries[n-1] == ref.entry {
@@ -90,4 +96,10 @@ func checkKeywordCollision(c *Context) {
 				what, n, list, firstAt)
 		}
 	}
+}
+
+// wrapper reports an entry whose content is one opening or closing tag.
+func wrapper(e *schema.Entry) bool {
+	t := strings.TrimSpace(e.Content)
+	return len(t) > 2 && t[0] == '<' && t[len(t)-1] == '>' && !strings.ContainsAny(t[1:len(t)-1], "<>\n")
 }

@@ -75,16 +75,22 @@ func checkKeywordInWords(c *Context) {
 		return
 	}
 	said := map[int]string{} // group → the message's description of its words
+	type entryGroup struct{ entry, group int }
+	told := map[entryGroup]bool{} // a keyword written twice is one finding (duplicate-keyword says the rest)
 	for p, ref := range idx.refs {
 		if ref.secondary {
 			continue
 		}
 		g := idx.m.PatternGroup(p)
+		if told[entryGroup{ref.entry, g}] {
+			continue
+		}
 		ws := in[g]
 		e := c.Book.Entries[ref.entry]
 		if len(ws) == 0 || !substringKeyword(e, ref.kw.Text) {
 			continue
 		}
+		told[entryGroup{ref.entry, g}] = true
 		desc, ok := said[g]
 		if !ok {
 			sort.Ints(ws)

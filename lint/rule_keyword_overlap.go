@@ -55,11 +55,16 @@ func checkKeywordOverlap(c *Context) {
 		return
 	}
 	owners := primaryOwners(idx)
+	told := map[[2]int]bool{} // entry, group: a keyword written twice is one finding
 	for p, ref := range idx.refs {
 		if ref.secondary {
 			continue
 		}
 		g := idx.m.PatternGroup(p)
+		if told[[2]int{ref.entry, g}] {
+			continue
+		}
+		told[[2]int{ref.entry, g}] = true
 		outers := inside[g]
 		if len(outers) == 0 {
 			continue

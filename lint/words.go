@@ -190,7 +190,7 @@ func insideWord(word string, s, e int) bool {
 var endings = map[string]bool{}
 
 func init() {
-	for _, x := range strings.Fields(`s es 's ’s ed ing ings er ers est ment ments ness ful less ly able
+	for _, x := range strings.Fields(`s es 's ’s ed ing ings er ers or ors est ment ments ness ful less ly able
 		ible ish ist ists ism ic ics ical al ally ual ian ians ion ions ation ations ity ive ous y ies ie
 		en hood ship dom ward wards like`) {
 		endings[x] = true
@@ -207,8 +207,8 @@ func ending(kw, rest string) bool {
 		return true
 	}
 	switch rest {
-	case "d", "r", "st":
-		return strings.HasSuffix(kw, "e")
+	case "d", "r", "rs", "st", "n", "ns":
+		return strings.HasSuffix(kw, "e") // rake raked, love lovers, give given
 	}
 	return false
 }
