@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/lorekit/lore/canon"
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/lint"
@@ -108,7 +109,7 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 	unusable := false
 	var vars *schema.Vars
 	if opts.vars != "" {
-		v, ds, err := schema.LoadVars(opts.vars)
+		v, ds, err := loadVarsFile(opts.vars)
 		all = append(all, ds...)
 		if err != nil {
 			unusable = true
@@ -134,7 +135,7 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 		}
 		c := &lint.Config{}
 		if cfgPath != "" {
-			loaded, ds, err := lint.LoadConfig(cfgPath)
+			loaded, ds, err := loadConfigFile(cfgPath)
 			switch {
 			case err != nil:
 				unusable = true
@@ -175,7 +176,7 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 			path = lint.BaselineName
 		}
 		b := lint.NewBaseline(filepath.Dir(path), all)
-		if err := formats.WriteFileAtomic(path, b.Encode()); err != nil {
+		if err := canon.WriteFile(path, b.Encode()); err != nil {
 			return fmt.Errorf("writing the baseline: %w", err)
 		}
 		fmt.Fprintf(iox.Stderr, "wrote %d findings of %d entries and files to %s\n", len(all), len(b.Findings), path)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lorekit/lore/engine/lore"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
@@ -37,7 +38,7 @@ func (c *Context) sizing() *sizing {
 	if c.Vars != nil {
 		in.Vars = c.Vars.Values
 	}
-	sz := &sizing{Sizing: render.SizeUp(in), left: left}
+	sz := &sizing{Sizing: lore.SizeUp(in), left: left}
 	c.shared.sizing = sz
 	return sz
 }

@@ -11,10 +11,10 @@ import (
 
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/internal/testcorpus"
 )
 
 const (
-	corpusRoot = "../../shared/corpus"
 	labelsPath = "testdata/corpus-labels.tsv"
 	// minPrecision is the share of lint's findings on the corpus that must
 	// be labelled useful.
@@ -24,34 +24,24 @@ const (
 // corpusFindings lints every file of the corpus (SillyTavern worlds,
 // character cards, NovelAI and AI Dungeon exports) and returns lint's own
 // findings (the rules of the registry, not the loader's import notes) keyed
-// "file:line:col rule", with an ordinal when one place has several.
+// "file:line:col rule" (file relative to the corpus), with an ordinal when one
+// place has several. None may panic, every finding has a position, and every
+// file but the two broken on purpose loads.
 func corpusFindings(t *testing.T) (map[string]corpusFinding, []string) {
 	t.Helper()
-	if _, err := os.Stat(corpusRoot); err != nil {
-		if os.Getenv("LORE_REQUIRE_CORPUS") != "" {
-			t.Fatalf("no corpus at %s, and LORE_REQUIRE_CORPUS is set", corpusRoot)
-		}
-		t.Skip("no corpus at", corpusRoot)
-	}
+	root := testcorpus.Dir(t)
 	out := map[string]corpusFinding{}
 	var files []string
-	err := filepath.WalkDir(corpusRoot, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() || filepath.Ext(p) == ".md" {
-			return nil
-		}
-		rel, _ := filepath.Rel(corpusRoot, p)
-		files = append(files, filepath.ToSlash(rel))
+	for _, p := range testcorpus.Files(t) {
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		files = append(files, rel)
 		book, ds, err := formats.Open(p)
 		if err != nil {
-			// The corpus holds two files that are broken on purpose; every
-			// other must load.
-			if !strings.Contains(rel, "TRUNCATED") && !strings.Contains(rel, "invalid") {
+			if !strings.Contains(rel, "TRUNCATED") && !strings.HasSuffix(rel, "invalid.json") {
 				t.Errorf("%s: unreadable: %v", rel, err)
 			}
-			return nil
+			continue
 		}
 		seen := map[string]int{}
 		for _, d := range RunWith(book, nil, nil, ds) {
@@ -61,18 +51,14 @@ func corpusFindings(t *testing.T) (map[string]corpusFinding, []string) {
 			if r := byID(d.Rule); r == nil || r.Check == nil {
 				continue // the loader's findings (import notes, schema)
 			}
-			file := filepath.ToSlash(strings.TrimPrefix(d.File, corpusRoot+"/"))
+			file := rel + strings.TrimPrefix(d.File, p) // keeps a card's [chara]
 			key := fmt.Sprintf("%s:%d:%d %s", file, d.Line, d.Column, d.Rule)
 			seen[key]++
 			if n := seen[key]; n > 1 {
 				key += fmt.Sprintf("#%d", n)
 			}
-			out[key] = corpusFinding{d, filepath.ToSlash(rel)}
+			out[key] = corpusFinding{d, rel}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if len(files) == 0 {
 		t.Fatal("corpus is empty")
