@@ -26,6 +26,8 @@ type lintOptions struct {
 	// baseline is the baseline file (--baseline); writeBaseline writes it.
 	baseline      string
 	writeBaseline bool
+	// fix applies the mechanical fixes; with diff they are printed instead.
+	fix, diff bool
 }
 
 func newLintCmd(iox *IO) *cobra.Command {
@@ -55,12 +57,33 @@ An entry can silence a rule for itself with
   lint: {ignore: [keyword-overlap], reason: "the overlap is wanted"}
 and an ignore that silences nothing is reported (unused-ignore).
 
+--fix repairs what is mechanical (the rules 'lore rules' marks --fix: joined
+keywords split, blank keywords trimmed or dropped, duplicate keywords dropped,
+ids renamed to kebab-case with the old id kept as the name) in lore's own YAML
+and JSON files, in place and atomically, editing only the values it fixes, so
+comments and layout stay; it then prints what is left. --fix --diff prints the
+changes as a unified diff and writes nothing. Files of other tools' formats
+are never rewritten: import them first.
+
+For CI on an existing repository, --write-baseline records today's findings
+(counted per file, entry and rule, in .lore-baseline.json or --baseline FILE)
+and --baseline FILE then reports only findings beyond them. SARIF results
+carry fingerprints from rule, file and entry, so code scanning follows a
+finding when its lines move.
+
+Three or more findings with one cause (entries without content, keys joined
+the same way) are folded into one line of text output; the other formats keep
+one result per entry.
+
 Formats: text (default; with colour and the source line on a terminal), json
 ({"diagnostics": [...]}), sarif (SARIF 2.1.0 for GitHub code scanning) and
 github (workflow annotations). Exit codes: 0 clean, 1 errors (or warnings with
 --strict), 2 bad usage, a bad .lore.yaml, or a file that cannot be read.`,
 		Example: `  lore lint fixtures/eldoria/book
   lore lint book/ --vars vars.yaml --strict
+  lore lint book/ --fix --diff
+  lore lint book/ --context 32768
+  lore lint . --write-baseline && lore lint . --baseline .lore-baseline.json
   lore lint book/ --format sarif > lore.sarif
   lore lint book/ --format github
   lore lint .`,
@@ -72,6 +95,8 @@ github (workflow annotations). Exit codes: 0 clean, 1 errors (or warnings with
 	c.Flags().StringVar(&opts.format, "format", "text", "output format: "+strings.Join(diag.Formats(), ", "))
 	c.Flags().BoolVar(&opts.strict, "strict", false, "exit 1 on warnings too")
 	c.Flags().IntVar(&opts.context, "context", 0, "context window in tokens the budget rules assume (overrides settings.contextTokens)")
+	c.Flags().BoolVar(&opts.fix, "fix", false, "apply the mechanical fixes (see 'lore rules') to lore's own files, in place")
+	c.Flags().BoolVar(&opts.diff, "diff", false, "with --fix: print the fixes as a unified diff and write nothing (exit 1 when there are some)")
 	c.Flags().StringVar(&opts.baseline, "baseline", "", "report only findings not in this baseline file (see --write-baseline)")
 	c.Flags().BoolVar(&opts.writeBaseline, "write-baseline", false, "write every finding to the baseline file (--baseline, else "+lint.BaselineName+") and exit 0")
 	addColorFlag(c, &opts.color)
@@ -79,6 +104,12 @@ github (workflow annotations). Exit codes: 0 clean, 1 errors (or warnings with
 }
 
 func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) error {
+	if opts.diff && !opts.fix {
+		return usageErr("--diff shows what --fix would change: use it with --fix")
+	}
+	if opts.fix && opts.writeBaseline {
+		return usageErr("--fix and --write-baseline cannot be used together: fix first, then write the baseline")
+	}
 	if flags.Changed("context") && opts.context <= 0 {
 		return usageErr("--context must be a positive number of tokens, not %d", opts.context)
 	}
@@ -157,17 +188,43 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 		return finishLint(iox, opts, pr, diag.Sort(all), 1, true, 0)
 	}
 
-	files := 0
-	for i, p := range paths {
-		book, ds, err := formats.Open(p)
-		if err != nil {
-			unusable = true
-			files++
-			all = append(all, lint.RunWith(nil, nil, cfgOf[i], append(ds, schema.ErrorDiagnostics(p, err)...))...)
-			continue
+	// One pass of lint over every path; --fix runs it again on the fixed
+	// files, so what is printed is what is left.
+	before := all // the variables file's and configurations' findings
+	pass := func() ([]diag.Diagnostic, int, bool, []*schema.Lorebook, [][]diag.Diagnostic) {
+		out := append([]diag.Diagnostic(nil), before...)
+		files, bad := 0, unusable
+		books := make([]*schema.Lorebook, len(paths))
+		found := make([][]diag.Diagnostic, len(paths))
+		for i, p := range paths {
+			book, ds, err := formats.Open(p)
+			if err != nil {
+				bad = true
+				files++
+				out = append(out, lint.RunWith(nil, nil, cfgOf[i], append(ds, schema.ErrorDiagnostics(p, err)...))...)
+				continue
+			}
+			files += max(len(book.Files), 1)
+			books[i], found[i] = book, lint.RunWith(book, vars, cfgOf[i], ds)
+			out = append(out, found[i]...)
 		}
-		files += max(len(book.Files), 1)
-		all = append(all, lint.RunWith(book, vars, cfgOf[i], ds)...)
+		return out, files, bad, books, found
+	}
+	all, files, unusable, books, found := pass()
+	if opts.fix {
+		fixed, err := fixLint(iox, opts, books, found, baseline)
+		if err != nil {
+			return err
+		}
+		if opts.diff {
+			if fixed > 0 {
+				return exitCode(ExitFindings)
+			}
+			return nil
+		}
+		if fixed > 0 {
+			all, files, unusable, _, _ = pass()
+		}
 	}
 	all = diag.Sort(all)
 	if opts.writeBaseline && !unusable {

@@ -121,3 +121,18 @@ func (b *Baseline) Filter(ds []diag.Diagnostic) ([]diag.Diagnostic, int) {
 	}
 	return out, dropped
 }
+
+// RenameEntries follows renamed ids (file → old id → new id, as --fix renames
+// them), so the findings the baseline accepted on an entry stay accepted.
+func (b *Baseline) RenameEntries(renamed map[string]map[string]string) {
+	for file, ids := range renamed {
+		k := b.key(diag.Diagnostic{File: file})
+		for i := range b.Findings {
+			if it := &b.Findings[i]; it.File == k.file {
+				if id, ok := ids[it.Entry]; ok {
+					it.Entry = id
+				}
+			}
+		}
+	}
+}

@@ -29,7 +29,7 @@ var registry = []Rule{
 		Description: "a keyword that fires inside other words: of the lorebook's text, and common words of its language",
 		Help:        "Set matchWholeWords: true on the entry, or use a longer keyword."},
 	{ID: "joined-keywords", Severity: diag.Warning, Check: checkJoinedKeywords,
-		Description: "one keyword that is a list joined by ， 、 ; ； | or commas: it fires only on the whole text",
+		Description: "one keyword that is a list (joined by commas, 、, semicolons or bars, fullwidth or not): it fires only on the whole text",
 		Help:        "Make each part a keyword of its own.",
 		Fix:         "the keyword is split into its parts"},
 	{ID: "blank-keyword", Severity: diag.Warning, Check: checkBlankKeyword,
