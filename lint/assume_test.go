@@ -156,3 +156,35 @@ func TestJoinedKeysOfACard(t *testing.T) {
 		t.Errorf("want one folded line %q naming the entries, got:\n%s", want, folded)
 	}
 }
+
+// Advice for a book read from another tool's format is in that format's words,
+// and many entries without a way in fold into one line.
+func TestForeignAdviceAndFolding(t *testing.T) {
+	var es []string
+	for i := 0; i < 4; i++ {
+		es = append(es, fmt.Sprintf(`{"text": "Lore %d.", "displayName": "Place %d", "keys": [], "enabled": true, "forceActivation": false}`, i, i))
+	}
+	p := filepath.Join(t.TempDir(), "book.lorebook")
+	os.WriteFile(p, []byte(`{"lorebookVersion": 5, "entries": [`+strings.Join(es, ",")+`]}`), 0o644)
+	book, ds, err := formats.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := RunWith(book, nil, nil, ds)
+	n := 0
+	for _, d := range all {
+		if d.Rule == "unreachable-entry" {
+			n++
+			if !strings.Contains(d.Message, "it has no keys and forceActivation is false; add keys or set forceActivation: true") {
+				t.Errorf("advice not in NovelAI's words: %s", d.Message)
+			}
+		}
+	}
+	if n != 4 {
+		t.Fatalf("want 4 unreachable-entry findings, got %d:\n%s", n, format(all))
+	}
+	folded := format(Fold(all))
+	if !strings.Contains(folded, `4 entries have no keys and forceActivation is false, so they can never be sent; add keys or set forceActivation: true: "place-0", "place-1", "place-2", "place-3" [unreachable-entry]`) {
+		t.Errorf("want one folded line, got:\n%s", folded)
+	}
+}

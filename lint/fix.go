@@ -269,7 +269,7 @@ func (f *fixer) fixList(e *schema.Entry, field string, kws []schema.Keyword, rul
 		}
 		outs[i] = []string{t}
 		if rules["joined-keywords"] {
-			if parts, _ := SplitJoined(strings.TrimSpace(t)); parts != nil {
+			if parts, _ := match.SplitJoined(strings.TrimSpace(t)); parts != nil {
 				outs[i], split = parts, true
 			}
 		}
