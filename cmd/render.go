@@ -58,7 +58,7 @@ Exit codes: 0 rendered; 1 the inputs have errors (printed as file:line:col);
   lore render book/ --transcript chat.jsonl --format openai | jq '. + {model: "gpt-4o"}'
   lore render book/ --transcript chat.yaml --report --context 4096
   lore render book/ --transcript chat.yaml --explain sleeping-stag`,
-		Args: cobra.ExactArgs(1),
+		Args: oneLorebook,
 		RunE: func(c *cobra.Command, args []string) error {
 			return runRender(iox, c, opts, args[0])
 		},

@@ -275,6 +275,7 @@ func TestActivateExplain(t *testing.T) {
 		actEntry("woods", schema.SectionChatHistory, withAlways(true)),
 		actEntry("lonely", schema.SectionChatHistory),
 		actEntry("bar", schema.SectionChatHistory, withKeys("bar"), isExcludeRec),
+		actEntry("inns", schema.SectionChatHistory, withKeys("tavern，inn")),
 	}, chat: actChat("old news", "a knight with a spell", "who runs this tavern? I ask, because I am thirsty after the long road")}
 	c.vars = map[string]any{"phase": "act1"}
 	act := runActivate(t, c)
@@ -290,6 +291,8 @@ func TestActivateExplain(t *testing.T) {
 		"lonely": {`left out: a chat-history entry without keywords is sent only with alwaysSend: true`},
 		"bar": {`no keyword matched in the 3 messages of the transcript (scan window 3)`,
 			`keyword "bar" matched in the content of entry stag, but this entry has excludeRecursion: only chat messages can activate it`},
+		"inns": {`no keyword matched in the 3 messages of the transcript (scan window 3)`,
+			`keyword "tavern，inn" is 2 keywords joined by "，": it matches only where the whole text is written, never on "tavern" alone (lint: joined-keywords; lore lint --fix splits it)`},
 	}
 	if len(act.Why) != len(c.entries) {
 		t.Errorf("Why has %d entries, want %d", len(act.Why), len(c.entries))

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/lorekit/lore/match"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
@@ -71,6 +72,14 @@ func (a *activator) explain(i, window int) *render.Explanation {
 		x.Reasons = append(x.Reasons, fmt.Sprintf("no keyword matched in the %s of the transcript (scan window %d)", plural(len(a.msgs), "message"), window))
 	default:
 		x.Reasons = append(x.Reasons, fmt.Sprintf("no keyword matched in the last %s (scan window)", plural(window, "message")))
+	}
+	// A key that is a list typed into one field matches only where the whole
+	// list is written: say so, or "no keyword matched" hides why.
+	for _, kw := range e.Keywords {
+		if parts, sep := match.SplitJoined(kw.Text); parts != nil {
+			x.Reasons = append(x.Reasons, fmt.Sprintf("keyword %s is %d keywords joined by %q: it matches only where the whole text is written, never on %q alone (lint: joined-keywords; lore lint --fix splits it)",
+				quoteKW(kw.Text), len(parts), sep, parts[0]))
+		}
 	}
 	if st.older != "" {
 		x.Reasons = append(x.Reasons, st.older)
