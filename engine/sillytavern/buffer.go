@@ -31,8 +31,6 @@ type buffer struct {
 	skew    float64 // min activations' extra depth
 	global  float64 // settings' scan depth
 	windows map[windowKey]*window
-	regexes map[string]*stRegex
-	lower   func(string) string
 }
 
 type windowKey struct {
@@ -40,16 +38,13 @@ type windowKey struct {
 	recurse int // recursion texts included
 }
 
-// window is the text one entry's keys are matched against.
+// window is the text one entry's regular expressions are tested on.
 type window struct {
-	text  string
-	lower string
-	low   bool
+	text string
 }
 
 func newBuffer(chat []string, global float64) *buffer {
-	return &buffer{chat: chat, global: global, windows: map[windowKey]*window{}, regexes: map[string]*stRegex{},
-		lower: jsLower}
+	return &buffer{chat: chat, global: global, windows: map[windowKey]*window{}}
 }
 
 // depth is the number of messages an entry scans: its own scan depth, else
@@ -69,8 +64,7 @@ func (b *buffer) get(e *entry, state int) *window {
 	if d <= 0 || math.IsNaN(d) {
 		return b.cached(windowKey{depth: -1}, func() string { return "" })
 	}
-	n := int(math.Min(d, maxScanDepth))
-	n = min(n, len(b.chat))
+	n := b.messages(d)
 	rec := len(b.recurse)
 	if state == stateMinActivations {
 		rec = 0
@@ -105,46 +99,6 @@ func (b *buffer) cached(k windowKey, build func() string) *window {
 	return w
 }
 
-func (w *window) lowered(lower func(string) string) string {
-	if !w.low {
-		w.lower, w.low = lower(w.text), true
-	}
-	return w.lower
-}
-
-// matchKey is SillyTavern's matchKeys: a /regex/flags key is tested on the
-// text as it is; any other key is looked for in the text (both lower-cased
-// unless the entry is case-sensitive), as a whole word when the entry asks
-// for whole words and the key is one word — no ASCII letter, digit or _
-// right before or after it.
-func (b *buffer) matchKey(w *window, key string, e *entry, s *Settings) bool {
-	re, seen := b.regexes[key]
-	if !seen {
-		re = parseRegex(key)
-		b.regexes[key] = re
-	}
-	if re != nil {
-		return re.test(w.text)
-	}
-	cs := s.CaseSensitive
-	if e.caseSensitive != nil {
-		cs = *e.caseSensitive
-	}
-	hay := w.text
-	if !cs {
-		hay = w.lowered(b.lower)
-		key = b.lower(key)
-	}
-	whole := s.MatchWholeWords
-	if e.matchWholeWords != nil {
-		whole = *e.matchWholeWords
-	}
-	if !whole || hasJSSpace(key) {
-		return strings.Contains(hay, key)
-	}
-	return containsWord(hay, key)
-}
-
 // containsWord says whether key occurs in hay with no ASCII word character
 // right before or after it (SillyTavern's (?:^|\W)key(?:$|\W)).
 func containsWord(hay, key string) bool {
@@ -163,4 +117,7 @@ func containsWord(hay, key string) bool {
 	return false
 }
 
-func (b *buffer) addRecurse(text string) { b.recurse = append(b.recurse, text) }
+// messages is how many messages a window of depth d holds (d > 0).
+func (b *buffer) messages(d float64) int {
+	return min(int(min(d, maxScanDepth)), len(b.chat))
+}

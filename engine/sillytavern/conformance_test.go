@@ -215,7 +215,7 @@ func checkCase(t *testing.T, file, rel string) {
 		lengths = []int{len(c.Messages)}
 		scans = []goldenScan{g.goldenScan}
 	}
-	turns, err := runTurns(in, lengths)
+	turns, err := New().runTurns(in, lengths)
 	if err != nil {
 		t.Fatal(err)
 	}

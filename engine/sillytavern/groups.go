@@ -141,14 +141,7 @@ func (sc *scan) groups(list []*activation, state int) []*activation {
 }
 
 // groupHolder is an activated entry whose group field is exactly name.
-func (sc *scan) groupHolder(name string) *entry {
-	for _, a := range sc.activated {
-		if a.e.group == name {
-			return a.e
-		}
-	}
-	return nil
-}
+func (sc *scan) groupHolder(name string) *entry { return sc.holders[name] }
 
 func (sc *scan) loseAll(g *inclusionGroup, winner *entry, p *pending, rule string) {
 	for _, e := range g.members {
@@ -256,15 +249,14 @@ func (sc *scan) score(e *entry, state int) int {
 	if len(e.keys) == 0 {
 		return 0
 	}
-	w := sc.buf.get(e, state)
 	primary, secondary := 0, 0
-	for _, k := range e.keys {
-		if sc.buf.matchKey(w, k, e, sc.s) {
+	for _, r := range sc.keys.rawPrim[e.idx] {
+		if sc.hit(r, e, state) {
 			primary++
 		}
 	}
-	for _, k := range e.secondary {
-		if sc.buf.matchKey(w, k, e, sc.s) {
+	for _, r := range sc.keys.rawSec[e.idx] {
+		if sc.hit(r, e, state) {
 			secondary++
 		}
 	}

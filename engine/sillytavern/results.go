@@ -44,29 +44,51 @@ func (sc *scan) recursionOf(a *activation) int {
 // locate finds where an entry's primary key matched.
 func (sc *scan) locate(a *activation) string {
 	e := a.e
-	one := func(text string) bool {
-		return sc.buf.matchKey(&window{text: matcher + text}, a.key, e, sc.s)
+	ref := keyRef{pat: -1}
+	for _, r := range sc.keys.primary[e.idx] {
+		if r.text == a.key {
+			ref = r
+			break
+		}
 	}
-	if d := sc.buf.depth(e); d > 0 {
-		n := min(int(min(d, maxScanDepth)), len(sc.buf.chat))
-		for j := 0; j < n; j++ {
-			if one(sc.buf.chat[j]) {
-				return "message:" + strconv.Itoa(sc.chatIndex[j])
-			}
+	d := sc.buf.depth(e)
+	if !(d > 0) {
+		return "scan"
+	}
+	n := sc.buf.messages(d)
+	if ref.pat >= 0 {
+		// The scan already knows: the newest message with it, then the
+		// injections, then the recursion text that first had it.
+		k := b2i(ref.whole)
+		switch j := int(sc.found.first[k][ref.pat]); {
+		case j < n:
+			return "message:" + strconv.Itoa(sc.chatIndex[j])
+		case sc.found.inject[k][ref.pat]:
+			return "authors-note"
+		case sc.found.recEntry[ref.pat] >= 0:
+			return "entry:" + sc.entries[sc.found.recEntry[ref.pat]].src.ID
 		}
-		for _, t := range sc.buf.inject {
-			if one(t) {
-				return "authors-note"
-			}
+		return "scan"
+	}
+	// A regular expression: try each text on its own.
+	one := func(text string) bool { return sc.keys.ix.in(ref, text) }
+	for j := 0; j < n; j++ {
+		if one(sc.buf.chat[j]) {
+			return "message:" + strconv.Itoa(sc.chatIndex[j])
 		}
-		for pass, es := range sc.recursed {
-			if pass+1 >= a.pass {
-				break
-			}
-			for _, r := range es {
-				if one(sc.content[r.idx]) {
-					return "entry:" + r.src.ID
-				}
+	}
+	for _, t := range sc.buf.inject {
+		if one(t) {
+			return "authors-note"
+		}
+	}
+	for pass, es := range sc.recursed {
+		if pass+1 >= a.pass {
+			break
+		}
+		for _, r := range es {
+			if one(sc.content[r.idx]) {
+				return "entry:" + r.src.ID
 			}
 		}
 	}
@@ -78,13 +100,13 @@ func (p *prompt) report(sl *slots) *render.Report {
 	sc := p.sc
 	total := 0
 	for _, m := range p.res.Messages {
-		total += sc.counter.Count(m.Content)
+		total += countText(sc.counter, m.Content)
 	}
 	var parts []string
 	for _, a := range sc.activated {
 		parts = append(parts, sc.content[a.e.idx]+"\n")
 	}
-	wi := render.SectionReport{Name: "world-info", Class: "dynamic", Tokens: sc.counter.Count(strings.Join(parts, "")),
+	wi := render.SectionReport{Name: "world-info", Class: "dynamic", Tokens: countText(sc.counter, strings.Join(parts, "")),
 		Budget: sc.budget, Dropped: []string{}}
 	if sc.dropped != nil {
 		wi.Dropped = append(wi.Dropped, sc.dropped.src.ID)

@@ -20,3 +20,9 @@ func (r *rng) next() float64 {
 	t ^= t + (t^t>>7)*(t|61)
 	return float64(t^t>>14) / 4294967296
 }
+
+// state and restore let the budget take back draws: the generator's state
+// is a counter and the number of draws.
+func (r *rng) state() rng { return *r }
+
+func (r *rng) restore(s rng) { *r = s }

@@ -22,8 +22,8 @@ type scan struct {
 	chatLen int
 	char    string   // character name the filter compares
 	tags    []string // character's tags
-	keys    [][]string
-	second  [][]string
+	keys    *keySet
+	found   *found
 	genType string // generation type
 
 	budget     int
@@ -34,10 +34,13 @@ type scan struct {
 	isActive   []bool
 	failedRoll []bool
 	byEntry    []*activation
-	dropped    *entry     // the entry the budget overflowed on
-	text       string     // allActivatedText: recursion texts, newest first
-	recursed   [][]*entry // per pass, the entries whose content recursion scans
-	chatIndex  []int      // transcript index of each scanned message
+	holders    map[string]*entry // group field → an activated entry with it
+	delayed    []int             // entries with a delay level
+	seen       []bool            // scratch for candidates
+	dropped    *entry            // the entry the budget overflowed on
+	text       tally             // allActivatedText: recursion texts, newest first
+	recursed   [][]*entry        // per pass, the entries whose content recursion scans
+	chatIndex  []int             // transcript index of each scanned message
 	why        []*whyNot
 }
 
@@ -51,28 +54,34 @@ type activation struct {
 	where  string // where it matched (trigger), found on demand
 }
 
-func newScan(s *Settings, entries []*entry, chat []string, m *macros, counter tokenize.Counter, maxContext float64) *scan {
-	sc := &scan{s: s, entries: entries, buf: newBuffer(chat, s.ScanDepth), counter: counter, macros: m,
+func newScan(s *Settings, entries []*entry, ks *keySet, chat, inject []string, m *macros, counter tokenize.Counter, maxContext float64) *scan {
+	sc := &scan{s: s, entries: entries, buf: newBuffer(chat, s.ScanDepth), counter: counter, macros: m, keys: ks,
 		chatLen: len(chat), content: make([]string, len(entries)), isActive: make([]bool, len(entries)),
-		failedRoll: make([]bool, len(entries)), byEntry: make([]*activation, len(entries)), keys: make([][]string, len(entries)), second: make([][]string, len(entries)),
+		failedRoll: make([]bool, len(entries)), byEntry: make([]*activation, len(entries)), holders: map[string]*entry{},
 		why: make([]*whyNot, len(entries))}
+	sc.buf.inject = inject
+	sc.seen = make([]bool, len(entries))
 	for i, e := range entries {
 		sc.content[i] = e.content
-		sc.keys[i] = substituted(e.keys, m)
-		sc.second[i] = substituted(e.secondary, m)
+		if e.delayLevel != 0 {
+			sc.delayed = append(sc.delayed, i)
+		}
 	}
+	sc.found = newFound(ks.ix, chat, inject)
 	sc.budget = budgetOf(s, maxContext)
 	return sc
 }
 
-// substituted is each key with its macros expanded and trimmed, "" for a
-// key that expands to nothing.
-func substituted(keys []string, m *macros) []string {
-	out := make([]string, len(keys))
-	for i, k := range keys {
-		out[i] = jsTrim(m.expand(k))
+// hit says whether a key matches in the entry's window.
+func (sc *scan) hit(r keyRef, e *entry, state int) bool {
+	d := sc.buf.depth(e)
+	if r.regex != nil {
+		return r.regex.test(sc.buf.get(e, state).text)
 	}
-	return out
+	if r.pat < 0 || !(d > 0) {
+		return false
+	}
+	return sc.found.has(r, sc.buf.messages(d), state != stateMinActivations)
 }
 
 // run scans until no pass activates anything new.
@@ -83,13 +92,21 @@ func (sc *scan) run() {
 		level, levels = levels[0], levels[1:]
 	}
 	state := stateInitial
+	full := true // the next pass checks every entry
+	var fresh []int
+	var retry []*activation
 	for state != stateNone {
 		if sc.s.MaxRecursionSteps > 0 && sc.s.MaxRecursionSteps <= float64(sc.passes) {
 			sc.stoppedAt(sc.passes)
 			break
 		}
 		sc.passes++
-		now := sc.pass(state, level)
+		var now []*activation
+		if full {
+			now = sc.pass(state, level)
+		} else {
+			now = sc.passOver(sc.candidates(fresh, retry), state, level)
+		}
 		next := stateNone
 		sticky := func(e *entry) bool { return sc.timed.isSticky[e.idx] }
 		sort.SliceStable(now, func(a, b int) bool {
@@ -99,10 +116,17 @@ func (sc *scan) run() {
 			}
 			return now[a].e.idx < now[b].e.idx
 		})
-		tokensBefore := sc.counter.Count(sc.text)
+		tokensBefore := sc.text.count(sc.counter)
 		list := sc.groups(now, state)
 		forRecursion := sc.accept(list, tokensBefore)
 		sc.recursed = append(sc.recursed, forRecursion)
+		retry = retry[:0]
+		for _, a := range now {
+			if !sc.isActive[a.e.idx] && !sc.failedRoll[a.e.idx] {
+				retry = append(retry, a)
+			}
+		}
+		wasMin := state == stateMinActivations
 
 		if sc.s.Recursive && !sc.overflowed && len(forRecursion) > 0 {
 			next = stateRecursion
@@ -123,14 +147,20 @@ func (sc *scan) run() {
 			level, levels = levels[0], levels[1:]
 		}
 		state = next
+		// A recursion pass can only change the outcome of the entries the new
+		// recursion text names, those with a regular expression or a delay
+		// level, and those that matched but lost to a group or the budget;
+		// any other pass widens the window for all.
+		full = state != stateRecursion || wasMin
 		if state != stateNone {
 			parts := make([]string, len(forRecursion))
 			for i, e := range forRecursion {
 				parts[i] = sc.content[e.idx]
 			}
 			t := strings.Join(parts, "\n")
-			sc.buf.addRecurse(t)
-			sc.text = t + "\n" + sc.text
+			sc.buf.recurse = append(sc.buf.recurse, t)
+			fresh = sc.found.addRecurse(sc.keys.ix, t, forRecursion, parts)
+			sc.text.prepend(t + "\n")
 		}
 	}
 }
@@ -161,6 +191,54 @@ func (sc *scan) pass(state int, level float64) []*activation {
 		}
 	}
 	return now
+}
+
+// passOver is pass over some entries only (indexes, ascending).
+func (sc *scan) passOver(idx []int, state int, level float64) []*activation {
+	var now []*activation
+	for _, i := range idx {
+		e := sc.entries[i]
+		if sc.failedRoll[i] || sc.isActive[i] {
+			continue
+		}
+		if a := sc.check(e, state, level); a != nil {
+			now = append(now, a)
+		}
+	}
+	return now
+}
+
+// candidates are the entries a recursion pass must look at again: those
+// whose keys the new recursion text holds, those with a regular-expression
+// key or a delay level, and the last pass's matches that a group or the
+// budget left out; in sorted order.
+func (sc *scan) candidates(fresh []int, retry []*activation) []int {
+	var out []int
+	mark := func(i int) {
+		if !sc.seen[i] {
+			sc.seen[i] = true
+			out = append(out, i)
+		}
+	}
+	for _, p := range fresh {
+		for _, i := range sc.keys.owners[p] {
+			mark(int(i))
+		}
+	}
+	for _, i := range sc.keys.regexed {
+		mark(i)
+	}
+	for _, i := range sc.delayed {
+		mark(i)
+	}
+	for _, a := range retry {
+		mark(a.e.idx)
+	}
+	for _, i := range out {
+		sc.seen[i] = false
+	}
+	sort.Ints(out)
+	return out
 }
 
 // check decides one entry in one pass; nil (with the gate recorded for
@@ -225,11 +303,10 @@ func (sc *scan) check(e *entry, state int, level float64) *activation {
 	if !e.keysArray || len(e.keys) == 0 {
 		return out(gateNoKeys, "")
 	}
-	w := sc.buf.get(e, state)
 	primary := ""
-	for _, k := range sc.keys[e.idx] {
-		if k != "" && sc.buf.matchKey(w, k, e, sc.s) {
-			primary = k
+	for _, r := range sc.keys.primary[e.idx] {
+		if r.text != "" && sc.hit(r, e, state) {
+			primary = r.text
 			break
 		}
 	}
@@ -239,7 +316,7 @@ func (sc *scan) check(e *entry, state int, level float64) *activation {
 	if !e.selective || len(e.secondary) == 0 {
 		return act("key", primary)
 	}
-	if !sc.secondaryHolds(e, w) {
+	if !sc.secondaryHolds(e, state) {
 		return out(gateSecondary, primary)
 	}
 	return act("key", primary)
@@ -247,7 +324,7 @@ func (sc *scan) check(e *entry, state int, level float64) *activation {
 
 // secondaryHolds is the selective logic over the secondary keys. An unknown
 // logic never holds; an empty key never matches.
-func (sc *scan) secondaryHolds(e *entry, w *window) bool {
+func (sc *scan) secondaryHolds(e *entry, state int) bool {
 	logic := logicAndAny
 	if e.selectiveLogic != nil {
 		logic = int(number(e.selectiveLogic))
@@ -256,8 +333,8 @@ func (sc *scan) secondaryHolds(e *entry, w *window) bool {
 		}
 	}
 	any, all := false, true
-	for _, k := range sc.second[e.idx] {
-		hit := k != "" && sc.buf.matchKey(w, k, e, sc.s)
+	for _, r := range sc.keys.secondary[e.idx] {
+		hit := r.text != "" && sc.hit(r, e, state)
 		any = any || hit
 		all = all && hit
 		if logic == logicAndAny && hit || logic == logicNotAll && !hit {
@@ -265,48 +342,6 @@ func (sc *scan) secondaryHolds(e *entry, w *window) bool {
 		}
 	}
 	return logic == logicNotAny && !any || logic == logicAndAll && all
-}
-
-// accept rolls each entry's probability and adds it under the budget, in
-// order, until the budget overflows; it returns the entries whose content
-// feeds recursion (those that did not fail their roll, the budget's losers
-// included, as SillyTavern has it).
-func (sc *scan) accept(list []*activation, tokensBefore int) []*entry {
-	var newContent strings.Builder
-	for i, a := range list {
-		e := a.e
-		if e.useProbability && !e.probabilityIs100 && !sc.timed.isSticky[e.idx] {
-			roll := sc.rng.next() * 100
-			if !(roll <= e.probability) {
-				sc.failedRoll[e.idx] = true
-				sc.gate(e, gateProbability, fmt.Sprintf("rolled %.2f, needed %v or less", roll, e.probability))
-				continue
-			}
-		}
-		sc.content[e.idx] = sc.macros.expand(sc.content[e.idx])
-		newContent.WriteString(sc.content[e.idx])
-		newContent.WriteByte('\n')
-		total := tokensBefore + sc.counter.Count(newContent.String())
-		if total >= sc.budget {
-			sc.overflowed = true
-			sc.dropped = e
-			sc.gate(e, gateBudget, fmt.Sprintf("%d tokens with it, the budget is %d", total, sc.budget))
-			for _, rest := range list[i+1:] {
-				sc.gate(rest.e, gateBudget, fmt.Sprintf("the budget (%d tokens) was already full at %s", sc.budget, e.src.ID))
-			}
-			break
-		}
-		sc.isActive[e.idx] = true
-		sc.byEntry[e.idx] = a
-		sc.activated = append(sc.activated, a)
-	}
-	var out []*entry
-	for _, a := range list {
-		if !sc.failedRoll[a.e.idx] && !a.e.preventRecursion {
-			out = append(out, a.e)
-		}
-	}
-	return out
 }
 
 // triggered says whether the entry is for this generation type (the newer

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/render"
@@ -28,23 +29,73 @@ import (
 // Name is the engine's id.
 const Name = "sillytavern"
 
-// Engine is SillyTavern's World Info as a render.Engine.
-type Engine struct{}
+// Engine is SillyTavern's World Info as a render.Engine. It keeps the last
+// lorebook's entries and resolved keys, so that rendering one book many
+// times (--runs, turns) reads them once: the lorebook must not change
+// between renders. It is safe for concurrent use.
+type Engine struct {
+	mu   sync.Mutex
+	last *loaded
+}
+
+// loaded is a lorebook's entries in SillyTavern's order and their keys
+// resolved for each set of names and matching settings.
+type loaded struct {
+	book     *schema.Lorebook
+	entries  []*entry
+	chatKeys bool // some key names the chat: resolved per generation
+	keys     map[keysFor]*keySet
+}
+
+type keysFor struct {
+	user, char  string
+	cs, whole   bool
+	description string // the card's texts, which {{description}} and kin expand to
+}
 
 // New returns the engine.
 func New() *Engine { return &Engine{} }
+
+// load returns the book's entries, read once per book.
+func (eng *Engine) load(book *schema.Lorebook) *loaded {
+	eng.mu.Lock()
+	defer eng.mu.Unlock()
+	if eng.last == nil || eng.last.book != book {
+		es := loadEntries(book)
+		eng.last = &loaded{book: book, entries: es, chatKeys: chatDependent(es), keys: map[keysFor]*keySet{}}
+	}
+	return eng.last
+}
+
+// keySet resolves every entry's keys with these macros and settings, once
+// per book unless a key names the chat ({{lastMessage}} and its kin).
+func (eng *Engine) keySet(l *loaded, b *book, m *macros) *keySet {
+	if l.chatKeys {
+		return newKeySet(l.entries, &b.s, m)
+	}
+	k := keysFor{user: b.user, char: b.char, cs: b.s.CaseSensitive, whole: b.s.MatchWholeWords,
+		description: fmt.Sprint(b.card)}
+	eng.mu.Lock()
+	defer eng.mu.Unlock()
+	ks := l.keys[k]
+	if ks == nil {
+		ks = newKeySet(l.entries, &b.s, m)
+		l.keys[k] = ks
+	}
+	return ks
+}
 
 // Name is "sillytavern".
 func (*Engine) Name() string { return Name }
 
 // Render renders one generation at the end of the transcript, with no timed
 // effects from earlier generations.
-func (*Engine) Render(in *render.Input) (*render.Result, error) {
+func (eng *Engine) Render(in *render.Input) (*render.Result, error) {
 	n := 0
 	if in != nil && in.Transcript != nil {
 		n = len(in.Transcript.Messages)
 	}
-	rs, err := renderTurns(in, []int{n})
+	rs, err := eng.renderTurns(in, []int{n})
 	if err != nil {
 		return nil, err
 	}
@@ -53,12 +104,12 @@ func (*Engine) Render(in *render.Input) (*render.Result, error) {
 
 // RenderTurns renders one generation per chat prefix, carrying the timed
 // effects and the random stream from each to the next.
-func (*Engine) RenderTurns(in *render.Input, lengths []int) ([]*render.Result, error) {
-	return renderTurns(in, lengths)
+func (eng *Engine) RenderTurns(in *render.Input, lengths []int) ([]*render.Result, error) {
+	return eng.renderTurns(in, lengths)
 }
 
-func renderTurns(in *render.Input, lengths []int) ([]*render.Result, error) {
-	ts, err := runTurns(in, lengths)
+func (eng *Engine) renderTurns(in *render.Input, lengths []int) ([]*render.Result, error) {
+	ts, err := eng.runTurns(in, lengths)
 	if err != nil {
 		return nil, err
 	}
@@ -79,8 +130,8 @@ type turn struct {
 	timed *timedState // the timed effects it left
 }
 
-func runTurns(in *render.Input, lengths []int) ([]turn, error) {
-	b, err := prepare(in)
+func (eng *Engine) runTurns(in *render.Input, lengths []int) ([]turn, error) {
+	b, err := eng.prepare(in)
 	if err != nil {
 		return nil, err
 	}
@@ -98,6 +149,8 @@ func runTurns(in *render.Input, lengths []int) ([]turn, error) {
 
 // book is what every generation of one render shares.
 type book struct {
+	eng        *Engine
+	loaded     *loaded
 	in         *render.Input
 	s          Settings
 	entries    []*entry
@@ -112,7 +165,7 @@ type book struct {
 	warnings   []string
 }
 
-func prepare(in *render.Input) (*book, error) {
+func (eng *Engine) prepare(in *render.Input) (*book, error) {
 	if in == nil || in.Book == nil {
 		return nil, errors.New("render: no lorebook")
 	}
@@ -120,7 +173,7 @@ func prepare(in *render.Input) (*book, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &book{in: in, s: s, transcript: in.Transcript, name: in.Book.Manifest.Name, counter: in.Counter,
+	b := &book{eng: eng, in: in, s: s, transcript: in.Transcript, name: in.Book.Manifest.Name, counter: in.Counter,
 		card: map[string]string{}, cardIDs: map[string]string{}, seed: in.Seed}
 	if b.transcript == nil {
 		b.transcript = &schema.Transcript{}
@@ -155,7 +208,8 @@ func prepare(in *render.Input) (*book, error) {
 		b.warnings = append(b.warnings[:2:2], fmt.Sprintf("and %d more entries have conditions on variables, ignored", n-2))
 	}
 	b.user, b.char = names(in, s, b.transcript)
-	b.entries = loadEntries(in.Book)
+	b.loaded = eng.load(in.Book)
+	b.entries = b.loaded.entries
 	return b, nil
 }
 
@@ -247,18 +301,19 @@ func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn
 		scanned[len(msgs)-1-i] = jsTrim(t)
 		index[len(msgs)-1-i] = c.index
 	}
-	sc := newScan(&b.s, b.entries, scanned, m, b.counter, b.maxContext)
+	var inject []string
+	an := b.s.AuthorsNote
+	if an.Active && an.AllowWIScan {
+		if t := m.expand(an.Content); t != "" {
+			inject = append(inject, t)
+		}
+	}
+	sc := newScan(&b.s, b.entries, b.eng.keySet(b.loaded, b, m), scanned, inject, m, b.counter, b.maxContext)
 	sc.chatIndex = index
 	sc.rng = r
 	sc.char = b.char
 	sc.tags = b.s.CharacterTags
 	sc.genType = b.s.GenerationType
-	an := b.s.AuthorsNote
-	if an.Active && an.AllowWIScan {
-		if t := m.expand(an.Content); t != "" {
-			sc.buf.inject = append(sc.buf.inject, t)
-		}
-	}
 	sc.timed = newTimedScan(state, len(scanned), b.entries, b.name)
 	sc.timed.check()
 	if len(b.entries) > 0 {
@@ -271,7 +326,36 @@ func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn
 	sc.timed.record(active)
 	res, sl := b.place(sc, msgs, m)
 	res.Warnings = append(res.Warnings, b.warnings...)
+	for _, k := range []struct {
+		kind string
+		es   *effects
+	}{{"sticky", &state.sticky}, {"cooldown", &state.cooldown}} {
+		for _, ef := range k.es.list {
+			if ef.entry < 0 {
+				continue
+			}
+			id := b.entries[ef.entry].src.ID
+			res.Effects = append(res.Effects, render.Effect{ID: id, Kind: k.kind, Start: int(ef.start), End: int(ef.end)})
+			if x := res.Explain[id]; x != nil {
+				x.Reasons = append(x.Reasons, fmt.Sprintf("%s from now until the chat has %v messages", k.kind, ef.end))
+			}
+		}
+	}
 	return turn{res: res, sc: sc, sl: sl, draws: r.draws - drawn, timed: state.clone()}
+}
+
+// chatDependent says whether a key's expansion depends on the chat.
+func chatDependent(entries []*entry) bool {
+	for _, e := range entries {
+		for _, ks := range [][]string{e.keys, e.secondary} {
+			for _, k := range ks {
+				if indexFold(k, "{{last") >= 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // budgetOf is SillyTavern's budget: a share of the context, at least one
