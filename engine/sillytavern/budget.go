@@ -84,13 +84,20 @@ func (sc *scan) accept(list []*activation, tokensBefore int) []*entry {
 		passed = append(passed, i)
 	}
 	all := text.String()
-	over := func(k int) bool { // the k-th entry that passed overflows
-		return tokensBefore+sc.count(all[:tries[passed[k]].end]) >= sc.budget
+	// Entries that ignore the budget never overflow it.
+	var checked []int // indexes into passed
+	for k, i := range passed {
+		if !list[i].e.ignoreBudget {
+			checked = append(checked, k)
+		}
 	}
-	stop := len(list) // entries SillyTavern gets to
+	over := func(k int) bool {
+		return tokensBefore+sc.count(all[:tries[passed[checked[k]]].end]) >= sc.budget
+	}
+	stop := len(list) // entries SillyTavern gets to before the budget stops it
 	brk := -1
-	if k := firstTrue(len(passed), over); k >= 0 {
-		brk = passed[k]
+	if k := firstTrue(len(checked), over); k >= 0 {
+		brk = passed[checked[k]]
 		stop = brk + 1
 		if stop < len(list) {
 			sc.rng.restore(tries[stop].before)
@@ -109,19 +116,27 @@ func (sc *scan) accept(list []*activation, tokensBefore int) []*entry {
 			sc.dropped = e
 			total := tokensBefore + sc.count(all[:tries[i].end])
 			sc.gate(e, gateBudget, fmt.Sprintf("%d tokens with it, the budget is %d", total, sc.budget))
-			for _, rest := range list[i+1:] {
-				sc.gate(rest.e, gateBudget, fmt.Sprintf("the budget (%d tokens) was already full at %s", sc.budget, e.src.ID))
-			}
 			break
 		}
-		sc.isActive[e.idx] = true
-		sc.byEntry[e.idx] = a
-		sc.activated = append(sc.activated, a)
-		if e.group != "" {
-			if _, ok := sc.holders[e.group]; !ok {
-				sc.holders[e.group] = e
+		sc.admit(a)
+	}
+	// After the overflow SillyTavern rolls and admits only the entries that
+	// ignore the budget (a field newer than 1.12.6, which stopped there).
+	for _, a := range list[stop:] {
+		e := a.e
+		if !e.ignoreBudget {
+			sc.gate(e, gateBudget, fmt.Sprintf("the budget (%d tokens) was already full at %s", sc.budget, list[brk].e.src.ID))
+			continue
+		}
+		if e.useProbability && !e.probabilityIs100 && !sc.timed.isSticky[e.idx] {
+			if r := sc.rng.next() * 100; !(r <= e.probability) {
+				sc.failedRoll[e.idx] = true
+				sc.gate(e, gateProbability, fmt.Sprintf("rolled %.2f, needed %v or less", r, e.probability))
+				continue
 			}
 		}
+		sc.content[e.idx] = sc.macros.expand(sc.content[e.idx])
+		sc.admit(a)
 	}
 	var out []*entry
 	for _, a := range list {
@@ -166,4 +181,17 @@ func firstTrue(n int, f func(int) bool) int {
 		}
 	}
 	return hi
+}
+
+// admit puts an entry in the prompt.
+func (sc *scan) admit(a *activation) {
+	e := a.e
+	sc.isActive[e.idx] = true
+	sc.byEntry[e.idx] = a
+	sc.activated = append(sc.activated, a)
+	if e.group != "" {
+		if _, ok := sc.holders[e.group]; !ok {
+			sc.holders[e.group] = e
+		}
+	}
 }

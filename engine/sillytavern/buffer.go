@@ -28,14 +28,16 @@ type buffer struct {
 	chat    []string // "Name: message", trimmed, newest first
 	inject  []string
 	recurse []string
-	skew    float64 // min activations' extra depth
-	global  float64 // settings' scan depth
+	sources []string // the extra matching sources (matchSourceFields' texts)
+	skew    float64  // min activations' extra depth
+	global  float64  // settings' scan depth
 	windows map[windowKey]*window
 }
 
 type windowKey struct {
 	depth   int
-	recurse int // recursion texts included
+	recurse int   // recursion texts included
+	sources uint8 // extra matching sources included
 }
 
 // window is the text one entry's regular expressions are tested on.
@@ -69,7 +71,7 @@ func (b *buffer) get(e *entry, state int) *window {
 	if state == stateMinActivations {
 		rec = 0
 	}
-	return b.cached(windowKey{depth: n, recurse: rec}, func() string {
+	return b.cached(windowKey{depth: n, recurse: rec, sources: e.sources}, func() string {
 		var s strings.Builder
 		s.WriteString(matcher)
 		for i, m := range b.chat[:n] {
@@ -85,6 +87,12 @@ func (b *buffer) get(e *entry, state int) *window {
 		for _, t := range b.recurse[:rec] {
 			s.WriteString(joiner)
 			s.WriteString(t)
+		}
+		for i, t := range b.sources {
+			if e.sources&(1<<i) != 0 && t != "" {
+				s.WriteString(joiner)
+				s.WriteString(t)
+			}
 		}
 		return s.String()
 	})

@@ -82,7 +82,7 @@ type entry struct {
 	ignoreBudget bool
 	triggers     []string
 	outletName   string
-	matchSources []string // card fields scanned besides the chat
+	sources      uint8 // bit i: matchSourceFields[i], a text scanned besides the chat
 }
 
 // matchSourceFields are the newer per-entry switches that add a character
@@ -184,9 +184,9 @@ func newEntry(src *schema.Entry, st map[string]any, fileIndex int) *entry {
 	e.ignoreBudget = truthy(st["ignoreBudget"])
 	e.triggers, _ = stringsOf(st["triggers"])
 	e.outletName, _ = st["outletName"].(string)
-	for _, f := range matchSourceFields {
+	for i, f := range matchSourceFields {
 		if truthy(st[f]) {
-			e.matchSources = append(e.matchSources, f)
+			e.sources |= 1 << i
 		}
 	}
 	return e

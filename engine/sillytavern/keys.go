@@ -116,9 +116,11 @@ type found struct {
 	// recEntry is, for --explain, the entry whose content first had the
 	// literal in a recursion text (-1 for none).
 	recEntry []int32
+	// source has bit i set when extra matching source i has the literal.
+	source [2][]uint8
 }
 
-func newFound(ix *keyIndex, chat []string, inject []string) *found {
+func newFound(ix *keyIndex, chat, inject, sources []string) *found {
 	n := len(ix.pats)
 	f := &found{}
 	for k := range 2 {
@@ -147,6 +149,17 @@ func newFound(ix *keyIndex, chat []string, inject []string) *found {
 	}
 	for _, t := range inject {
 		ix.scan(t, func(p int, whole bool, _ int) { f.inject[b2i(whole)][p] = true })
+	}
+	for i, t := range sources {
+		if t == "" {
+			continue
+		}
+		for k := range 2 {
+			if f.source[k] == nil {
+				f.source[k] = make([]uint8, n)
+			}
+		}
+		ix.scan(t, func(p int, whole bool, _ int) { f.source[b2i(whole)][p] |= 1 << i })
 	}
 	return f
 }
@@ -207,10 +220,12 @@ func (ix *keyIndex) scan(text string, fn func(p int, whole bool, start int)) {
 }
 
 // has says whether a literal key is in a window: the n newest messages, the
-// injections, and the recursion texts when rec.
-func (f *found) has(r keyRef, n int, rec bool) bool {
+// injections, the recursion texts when rec, and the extra matching sources
+// the entry asks for (a bit set of them).
+func (f *found) has(r keyRef, n int, rec bool, sources uint8) bool {
 	k := b2i(r.whole)
-	return int(f.first[k][r.pat]) < n || f.inject[k][r.pat] || rec && f.recurse[k][r.pat]
+	return int(f.first[k][r.pat]) < n || f.inject[k][r.pat] || rec && f.recurse[k][r.pat] ||
+		sources != 0 && f.source[k] != nil && f.source[k][r.pat]&sources != 0
 }
 
 // in is matchKeys on a single text (for --explain's "where").

@@ -22,7 +22,6 @@ func (b *book) place(sc *scan, msgs []chatMessage, m *macros) (*render.Result, *
 	an := b.s.AuthorsNote
 	sl := sc.slots(an.Active)
 	p := &prompt{b: b, sc: sc, m: m, sl: sl, res: &render.Result{Engine: Name, Book: b.in.Book, Breakpoint: -1}}
-	p.outlets()
 
 	main, mainSrc := defaultMainPrompt, "main-prompt"
 	if s := b.card["system_prompt"]; s != "" {
@@ -30,6 +29,9 @@ func (b *book) place(sc *scan, msgs []chatMessage, m *macros) (*render.Result, *
 	}
 	p.text(render.StepSystemPresets, main, mainSrc)
 	p.entries(render.StepSystemPresets, "system", posBefore, sl.before)
+	if s := b.card["persona"]; s != "" {
+		p.text(render.StepSystemPresets, s, "persona")
+	}
 	for _, f := range []string{"description", "personality", "scenario"} {
 		if s := b.card[f]; s != "" {
 			p.text(render.StepSystemPresets, s, b.cardIDs[f])
@@ -42,10 +44,11 @@ func (b *book) place(sc *scan, msgs []chatMessage, m *macros) (*render.Result, *
 	if s := b.card["post_history_instructions"]; s != "" {
 		p.text(render.StepPostHistory, s, b.cardIDs["post_history_instructions"])
 	}
+	// Outlets go where a prompt-manager prompt says {{outlet::Name}}; the
+	// card's fields and the Author's Note cannot (SillyTavern's docs), and
+	// the default preset has no such prompt, so they are listed, not placed.
 	for _, name := range sl.outletNames {
-		if !p.usedOutlet[name] {
-			p.activate(sl.outlets[name], "outlet", 0, nil, nil)
-		}
+		p.activate(sl.outlets[name], positionNames[posOutlet], 0, nil, nil)
 	}
 	p.res.Report = p.report(sl)
 	p.res.Explain = p.explain(sl)
@@ -54,19 +57,15 @@ func (b *book) place(sc *scan, msgs []chatMessage, m *macros) (*render.Result, *
 
 // prompt builds one Result.
 type prompt struct {
-	b          *book
-	sc         *scan
-	m          *macros
-	sl         *slots
-	step       int // the step being laid out
-	res        *render.Result
-	outletText map[string]string
-	usedOutlet map[string]bool
-	placed     map[*entry]string // where each placed entry went, for --explain
+	b      *book
+	sc     *scan
+	m      *macros
+	sl     *slots
+	res    *render.Result
+	placed map[*entry]string // where each placed entry went, for --explain
 }
 
 func (p *prompt) add(step int, role, content string, sources []string) {
-	p.step = step
 	if sources == nil {
 		sources = []string{}
 	}
@@ -75,8 +74,7 @@ func (p *prompt) add(step int, role, content string, sources []string) {
 
 // text adds a card text (or the main prompt) with its macros expanded.
 func (p *prompt) text(step int, s, source string) {
-	p.step = step
-	s = p.expandOutlets(p.m.expand(s))
+	s = p.m.expand(s)
 	if jsTrim(s) == "" {
 		return
 	}
@@ -209,9 +207,8 @@ func (p *prompt) history(msgs []chatMessage, sl *slots) {
 	}
 	an := p.b.s.AuthorsNote
 	if sl.activeAuthorsNote {
-		p.step = render.StepHistory
 		top, bottom := p.join(sl.anTop), p.join(sl.anBottom)
-		text := strings.TrimSuffix(strings.TrimPrefix(top+"\n"+p.expandOutlets(p.m.expand(an.Content))+"\n"+bottom, "\n"), "\n")
+		text := strings.TrimSuffix(strings.TrimPrefix(top+"\n"+p.m.expand(an.Content)+"\n"+bottom, "\n"), "\n")
 		if d, ok := injectable(an.Depth); ok && jsTrim(text) != "" && an.Role >= 0 && an.Role <= 2 {
 			in := get(d, an.Role)
 			in.parts = append(in.parts, jsTrim(text))
@@ -288,40 +285,4 @@ func injectable(d float64) (int, bool) {
 		return 0, false
 	}
 	return int(d), true
-}
-
-// outlets prepares {{outlet::name}}: the outlet's entries, joined.
-func (p *prompt) outlets() {
-	p.outletText = map[string]string{}
-	p.usedOutlet = map[string]bool{}
-	for _, name := range p.sl.outletNames {
-		p.outletText[name] = p.join(p.sl.outlets[name])
-	}
-}
-
-// expandOutlets replaces {{outlet::name}} with the outlet's entries (an
-// unknown outlet expands to nothing).
-func (p *prompt) expandOutlets(s string) string {
-	const open = "{{outlet::"
-	var b strings.Builder
-	for {
-		i := indexFold(s, open)
-		if i < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		j := strings.Index(s[i:], "}}")
-		if j < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		name := jsTrim(s[i+len(open) : i+j])
-		b.WriteString(s[:i])
-		b.WriteString(p.outletText[name])
-		if es := p.sl.outlets[name]; len(es) > 0 && !p.usedOutlet[name] {
-			p.activate(es, positionNames[posOutlet], p.step, nil, nil)
-		}
-		p.usedOutlet[name] = true
-		s = s[i+j+2:]
-	}
 }

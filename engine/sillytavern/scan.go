@@ -54,7 +54,7 @@ type activation struct {
 	where  string // where it matched (trigger), found on demand
 }
 
-func newScan(s *Settings, entries []*entry, ks *keySet, chat, inject []string, m *macros, counter tokenize.Counter, maxContext float64) *scan {
+func newScan(s *Settings, entries []*entry, ks *keySet, chat, inject, sources []string, m *macros, counter tokenize.Counter, maxContext float64) *scan {
 	sc := &scan{s: s, entries: entries, buf: newBuffer(chat, s.ScanDepth), counter: counter, macros: m, keys: ks,
 		chatLen: len(chat), content: make([]string, len(entries)), isActive: make([]bool, len(entries)),
 		failedRoll: make([]bool, len(entries)), byEntry: make([]*activation, len(entries)), holders: map[string]*entry{},
@@ -67,7 +67,8 @@ func newScan(s *Settings, entries []*entry, ks *keySet, chat, inject []string, m
 			sc.delayed = append(sc.delayed, i)
 		}
 	}
-	sc.found = newFound(ks.ix, chat, inject)
+	sc.found = newFound(ks.ix, chat, inject, sources)
+	sc.buf.sources = sources
 	sc.budget = budgetOf(s, maxContext)
 	return sc
 }
@@ -81,7 +82,7 @@ func (sc *scan) hit(r keyRef, e *entry, state int) bool {
 	if r.pat < 0 || !(d > 0) {
 		return false
 	}
-	return sc.found.has(r, sc.buf.messages(d), state != stateMinActivations)
+	return sc.found.has(r, sc.buf.messages(d), state != stateMinActivations, e.sources)
 }
 
 // run scans until no pass activates anything new.

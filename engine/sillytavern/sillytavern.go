@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/lorekit/lore/formats"
@@ -207,10 +208,52 @@ func (eng *Engine) prepare(in *render.Input) (*book, error) {
 		n := len(b.warnings)
 		b.warnings = append(b.warnings[:2:2], fmt.Sprintf("and %d more entries have conditions on variables, ignored", n-2))
 	}
+	cardExtras(in.Book, b.card)
+	b.card["persona"] = personaText(in.Book, b.transcript)
 	b.user, b.char = names(in, s, b.transcript)
 	b.loaded = eng.load(in.Book)
 	b.entries = b.loaded.entries
 	return b, nil
+}
+
+// cardExtras reads the card's fields that lore keeps under the manifest's
+// extensions: the creator's notes and the character's depth prompt.
+func cardExtras(lb *schema.Lorebook, card map[string]string) {
+	for _, f := range []string{formats.FormatCardV3, formats.FormatCardV2} {
+		x, ok := lb.Manifest.Extensions[f].(map[string]any)
+		if !ok {
+			continue
+		}
+		card["creator_notes"], _ = x["creator_notes"].(string)
+		if ext, ok := x["extensions"].(map[string]any); ok {
+			if dp, ok := ext["depth_prompt"].(map[string]any); ok {
+				card["depth_prompt"], _ = dp["prompt"].(string)
+			}
+		}
+		if v, ok := x["character_version"].(string); ok {
+			card["character_version"] = v
+		}
+		return
+	}
+}
+
+// personaText is the persona's description: the transcript's persona, else
+// the manifest's, its appearance and backstory.
+func personaText(lb *schema.Lorebook, t *schema.Transcript) string {
+	p := t.Persona
+	if p == nil {
+		p = lb.Manifest.Persona
+	}
+	if p == nil {
+		return ""
+	}
+	var parts []string
+	for _, s := range []string{p.Appearance, p.Backstory} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "\n")
 }
 
 // names are {{user}} and {{char}}: the settings', else the persona's and
@@ -308,7 +351,7 @@ func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn
 			inject = append(inject, t)
 		}
 	}
-	sc := newScan(&b.s, b.entries, b.eng.keySet(b.loaded, b, m), scanned, inject, m, b.counter, b.maxContext)
+	sc := newScan(&b.s, b.entries, b.eng.keySet(b.loaded, b, m), scanned, inject, b.sources(m), m, b.counter, b.maxContext)
 	sc.chatIndex = index
 	sc.rng = r
 	sc.char = b.char
@@ -356,6 +399,20 @@ func chatDependent(entries []*entry) bool {
 		}
 	}
 	return false
+}
+
+// sources are the texts of the extra matching sources, in
+// matchSourceFields' order: the persona, the card's description,
+// personality, depth prompt, scenario and creator's notes.
+func (b *book) sources(m *macros) []string {
+	persona := b.card["persona"]
+	fields := []string{persona, b.card["description"], b.card["personality"], b.card["depth_prompt"],
+		b.card["scenario"], b.card["creator_notes"]}
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = m.expand(f)
+	}
+	return out
 }
 
 // budgetOf is SillyTavern's budget: a share of the context, at least one
