@@ -59,6 +59,7 @@ func (sc *scan) accept(list []*activation, tokensBefore int) []*entry {
 	type try struct {
 		before rng // the generator before this entry's roll
 		roll   float64
+		rolled bool
 		failed bool
 		end    int // the new text's length with it
 	}
@@ -71,7 +72,7 @@ func (sc *scan) accept(list []*activation, tokensBefore int) []*entry {
 		tries[i].before = sc.rng.state()
 		if e.useProbability && !e.probabilityIs100 && !sc.timed.isSticky[e.idx] {
 			r := sc.rng.next() * 100
-			tries[i].roll = r
+			tries[i].roll, tries[i].rolled = r, true
 			if !(r <= e.probability) {
 				tries[i].failed = true
 				continue
@@ -111,6 +112,9 @@ func (sc *scan) accept(list []*activation, tokensBefore int) []*entry {
 			continue
 		}
 		sc.content[e.idx] = expanded[i]
+		if tries[i].rolled {
+			a.roll = tries[i].roll
+		}
 		if i == brk {
 			sc.overflowed = true
 			sc.dropped = e
@@ -129,11 +133,13 @@ func (sc *scan) accept(list []*activation, tokensBefore int) []*entry {
 			continue
 		}
 		if e.useProbability && !e.probabilityIs100 && !sc.timed.isSticky[e.idx] {
-			if r := sc.rng.next() * 100; !(r <= e.probability) {
+			r := sc.rng.next() * 100
+			if !(r <= e.probability) {
 				sc.failedRoll[e.idx] = true
 				sc.gate(e, gateProbability, fmt.Sprintf("rolled %.2f, needed %v or less", r, e.probability))
 				continue
 			}
+			a.roll = r
 		}
 		sc.content[e.idx] = sc.macros.expand(sc.content[e.idx])
 		sc.admit(a)

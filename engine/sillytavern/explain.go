@@ -29,10 +29,11 @@ const (
 )
 
 // whyNot is what kept an entry out, pass by pass: the first gate it met,
-// then each different gate of a later pass.
+// then each different reason of a later pass.
 type whyNot struct {
 	reasons []string
 	last    gate
+	said    string
 }
 
 func (sc *scan) gate(e *entry, g gate, detail string) {
@@ -41,11 +42,11 @@ func (sc *scan) gate(e *entry, g gate, detail string) {
 		w = &whyNot{}
 		sc.why[e.idx] = w
 	}
-	if w.last == g && g != gateGroup && g != gateBudget {
+	s := sc.sentence(e, g, detail)
+	if w.last == g && (w.said == s || g == gateKeys) {
 		return
 	}
-	w.last = g
-	s := sc.sentence(e, g, detail)
+	w.last, w.said = g, s
 	if sc.passes > 1 {
 		s = fmt.Sprintf("pass %d (%s): %s", sc.passes, sc.passName(), s)
 	}
@@ -86,7 +87,7 @@ func (sc *scan) sentence(e *entry, g gate, detail string) string {
 	case gateNoKeys:
 		return "no primary keys, and it is not constant"
 	case gateKeys:
-		return "no primary key matched " + detail
+		return "no primary key matched " + detail + sc.insideWords(e)
 	case gateSecondary:
 		return fmt.Sprintf("primary key %q matched, but the secondary keys do not satisfy %s", detail, logicName(e.selectiveLogic))
 	case gateGroup:
@@ -155,6 +156,31 @@ func (sc *scan) windowDetail(e *entry, state int) string {
 		parts = append(parts, "the recursion text")
 	}
 	return fmt.Sprintf("in %s (scan depth %v%s)", strings.Join(parts, ", "), d, own)
+}
+
+// insideWords names the keys that were in the window only inside other
+// words, which whole-word matching does not count.
+func (sc *scan) insideWords(e *entry) string {
+	d := sc.buf.depth(e)
+	if !(d > 0) {
+		return ""
+	}
+	n := sc.buf.messages(d)
+	var keys []string
+	for _, r := range sc.keys.primary[e.idx] {
+		if r.pat < 0 || !r.whole {
+			continue
+		}
+		plain := r
+		plain.whole = false
+		if sc.found.has(plain, n, true, e.sources) && !sc.found.has(r, n, true, e.sources) {
+			keys = append(keys, fmt.Sprintf("%q", r.text))
+		}
+	}
+	if len(keys) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %s occurs only inside other words, and whole words are on (matchWholeWords)", strings.Join(keys, ", "))
 }
 
 // stoppedAt records, for the entries still out, that the scan stopped at

@@ -149,6 +149,9 @@ func (p *prompt) explain(sl *slots) map[string]*render.Explanation {
 		}
 		x.Active, x.Level = true, a.pass-1
 		x.Reasons = append(x.Reasons, sc.activationSentence(a))
+		if a.roll >= 0 {
+			x.Reasons = append(x.Reasons, fmt.Sprintf("probability %v%%: rolled %.2f, passed", e.probability, a.roll))
+		}
 		switch where, placed := p.placed[e]; {
 		case placed:
 			x.Reasons = append(x.Reasons, fmt.Sprintf("placed at %s, order %v", where, e.order))

@@ -52,6 +52,7 @@ type activation struct {
 	reason string // "constant", "@@activate", "sticky", "key"
 	key    string // the primary key that matched
 	where  string // where it matched (trigger), found on demand
+	roll   float64 // the probability roll it passed, -1 for none
 }
 
 func newScan(s *Settings, entries []*entry, ks *keySet, chat, inject, sources []string, m *macros, counter tokenize.Counter, maxContext float64) *scan {
@@ -246,7 +247,7 @@ func (sc *scan) candidates(fresh []int, retry []*activation) []int {
 // --explain) when it does not activate.
 func (sc *scan) check(e *entry, state int, level float64) *activation {
 	act := func(reason, key string) *activation {
-		return &activation{e: e, pass: sc.passes, state: state, reason: reason, key: key}
+		return &activation{e: e, pass: sc.passes, state: state, reason: reason, key: key, roll: -1}
 	}
 	out := func(g gate, detail string) *activation {
 		sc.gate(e, g, detail)

@@ -50,6 +50,9 @@ type AuthorsNote struct {
 	Role        int // 0 system, 1 user, 2 assistant
 }
 
+// generationTypes are SillyTavern's generation types (entries' triggers).
+var generationTypes = []string{"normal", "continue", "impersonate", "swipe", "regenerate", "quiet"}
+
 // DefaultSettings are SillyTavern 1.12.6's shipped values.
 func DefaultSettings() Settings {
 	return Settings{
@@ -128,6 +131,7 @@ func ParseSettings(m map[string]any) (Settings, error) {
 			s.UserName, ok = v.(string)
 		case "generationType":
 			s.GenerationType, ok = v.(string)
+			ok = ok && contains(generationTypes, s.GenerationType)
 		case "characterTags":
 			s.CharacterTags, ok = stringList(v)
 		case "seed":
@@ -141,7 +145,7 @@ func ParseSettings(m map[string]any) (Settings, error) {
 			ok = true // the oracle harness's own keys
 		}
 		if !ok {
-			want := map[string]string{"characterName": "a string", "userName": "a string", "generationType": "a string",
+			want := map[string]string{"characterName": "a string", "userName": "a string", "generationType": "one of " + strings.Join(generationTypes, ", "),
 				"characterTags": "a list of strings", "seed": "a number", "authorsNote": "an object",
 				"caseSensitive": "true or false", "matchWholeWords": "true or false", "includeNames": "true or false",
 				"recursive": "true or false", "useGroupScoring": "true or false"}[k]
