@@ -1,0 +1,242 @@
+package match
+
+import (
+	"fmt"
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/language"
+)
+
+// What node's String.prototype.toLowerCase gives (Node 20).
+func TestJSLower(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"TAVERN", "tavern"},
+		{"ＴＡＶＥＲＮ", "ｔａｖｅｒｎ"},     // no NFKC
+		{"Straße", "straße"},     // no full folding
+		{"ΟΔΥΣΣΕΥΣ", "οδυσσευς"}, // final sigma
+		{"ΣΑ", "σα"},
+		{"Σ", "σ"},
+		{"ΑΣ.", "ας."},
+		{"ΑΣ'Α", "ασ'α"}, // an apostrophe is case-ignorable: not the end of the word
+		{"ΑΣ Α", "ας α"},
+		{"İstanbul", "i̇stanbul"},
+		{"\u212A", "k"}, // Kelvin sign
+		{"ǅemal", "ǆemal"},
+	}
+	for _, tt := range tests {
+		if got := JSLower(tt.in); got != tt.want {
+			t.Errorf("JSLower(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// JSLower agrees with x/text's language-neutral lower-casing, which
+// implements the same Unicode rules (special casing and Final_Sigma), on
+// random text that mixes sigmas, marks, apostrophes and letters.
+func TestJSLowerAgainstCases(t *testing.T) {
+	pool := []rune("ΣσςΑαbB '.:\u0301\u00AD-1İıKǅ\u2019ß ")
+	lower := cases.Lower(language.Und)
+	r := rand.New(rand.NewSource(1))
+	for i := 0; i < 20000; i++ {
+		var b strings.Builder
+		for n := r.Intn(8); n >= 0; n-- {
+			b.WriteRune(pool[r.Intn(len(pool))])
+		}
+		s := b.String()
+		if got, want := JSLower(s), lower.String(s); got != want {
+			t.Fatalf("JSLower(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+func TestJSIgnoreCase(t *testing.T) {
+	tests := []struct {
+		a, b string
+		same bool
+	}{
+		{"tavern", "TAVERN", true},
+		{"café", "CAFÉ", true},
+		{"οδυσσευς", "ΟΔΥΣΣΕΥΣ", true}, // ς and σ both canonicalise to Σ
+		{"οδυσσευς", "οδυσσευσ", true},
+		{"ß", "SS", false}, // the upper case of ß is two letters: ß stays ß
+		{"ß", "ẞ", false},
+		{"ſ", "s", false}, // a non-ASCII letter never becomes ASCII
+		{"\u212A", "k", false}, // the Kelvin sign
+		{"ｔ", "Ｔ", true},
+		{"𐐨", "𐐀", false}, // outside the BMP: two code units that never change
+	}
+	for _, tt := range tests {
+		a, b := string(jsIgnoreCase(tt.a).text), string(jsIgnoreCase(tt.b).text)
+		if (a == b) != tt.same {
+			t.Errorf("%q ~ %q: got %v, want %v", tt.a, tt.b, a == b, tt.same)
+		}
+	}
+	if rest, ok := JSCutPrefixFold("MIRA: hi", "mira"); !ok || rest != ": hi" {
+		t.Errorf("JSCutPrefixFold = %q, %v", rest, ok)
+	}
+	if _, ok := JSCutPrefixFold("mi", "mira"); ok {
+		t.Error("JSCutPrefixFold of a shorter text matched")
+	}
+}
+
+func TestJSWordBoundaries(t *testing.T) {
+	tests := []struct {
+		text, kw string
+		want     bool
+	}{
+		{"the bar is open", "bar", true},
+		{"the barrel", "bar", false},
+		{"a sword_fish", "sword", false}, // _ is a word character
+		{"café au lait", "café", false},  // é is not: \b after it needs a word character
+		{"cafés", "café", true},
+		{"C++ rocks", "C++", false},
+		{"C++x", "C++", true},
+		{"the 龙 flies", "龙", false},
+		{"a龙b", "龙", true},
+		{"moonlight", "moon", false},
+	}
+	for _, tt := range tests {
+		i := strings.Index(tt.text, tt.kw)
+		if got := JSWordBoundaries(tt.text, i, i+len(tt.kw)); got != tt.want {
+			t.Errorf("JSWordBoundaries(%q, %q) = %v, want %v", tt.text, tt.kw, got, tt.want)
+		}
+	}
+}
+
+func TestIsJSRegex(t *testing.T) {
+	tests := []struct {
+		kw   string
+		want bool
+	}{
+		{"/knights?/", true},
+		{"/a/gimsuy", true},
+		{"/x/ii", true}, // recognised; compiling it fails
+		{"/usr/bin", false},
+		{"/x/d", false},
+		{"//", false},
+		{"///", true}, // the pattern "/"
+		{"/a\nb/", false},
+		{"tavern", false},
+	}
+	for _, tt := range tests {
+		if got := IsJSRegex(tt.kw); got != tt.want {
+			t.Errorf("IsJSRegex(%q) = %v, want %v", tt.kw, got, tt.want)
+		}
+	}
+}
+
+// hits lists pattern indices that hit in text, sorted.
+func hits(m *Matcher, text string) []int {
+	var out []int
+	m.Occurrences(text, func(o Occurrence) {
+		for _, p := range m.GroupPatterns(o.Group) {
+			if o.Bounded || !m.WantsBoundaries(p) {
+				out = append(out, p)
+			}
+		}
+	})
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func TestCompileWithJavaScript(t *testing.T) {
+	ps := []Pattern{
+		{Text: "tavern"},                        // 0
+		{Text: "Straße"},                        // 1
+		{Text: "/dra.on/i"},                     // 2
+		{Text: "/^ash/y"},                       // 3: sticky: only at the start
+		{Text: "/a*/"},                          // 4: an empty match is a hit
+		{Text: "/(unclosed/"},                   // 5: does not compile
+		{Text: "/dra.on/i", Literal: true},      // 6: the same text, as text
+		{Text: "  "},                            // 7: blank, matched as written
+		{Text: "bar", WholeWords: true},         // 8
+		{Text: "龙", WholeWords: true},           // 9: no exemption for CJK
+		{Text: "ΟΔΥΣΣΕΥΣ"},                      // 10
+		{Text: "/usr/bin"},                      // 11: a literal in JavaScript
+		{Text: "/x/gg", WholeWords: true},       // 12: repeated flag
+		{Text: "/Gate\\s+\\d+/", Literal: true}, // 13
+	}
+	m, errs := CompileWith(ps, Options{Fold: FoldJSLower, Bounded: JSWordBoundaries, Regex: ECMAScript, Blank: true})
+	var bad []int
+	for _, err := range errs {
+		bad = append(bad, err.(*PatternError).Index)
+	}
+	if !slices.Equal(bad, []int{5, 12}) {
+		t.Fatalf("compile errors for %v, want [5 12]: %v", bad, errs)
+	}
+	tests := []struct {
+		text string
+		want []int
+	}{
+		{"The TAVERN", []int{0, 4}},
+		{"ＴＡＶＥＲＮ strasse", []int{4}},
+		{"a DRAGON and ash", []int{2, 4}},
+		{"ash first", []int{3, 4}},
+		{"see /usr/bin and /dra.on/i", []int{2, 4, 6, 11}},
+		{"a  b bar barrel", []int{4, 7, 8}},
+		{"a龙b", []int{4, 9}},
+		{"the 龙 flies", []int{4}},
+		{"ΟΔΥΣΣΕΥΣ", []int{4, 10}},
+		{"ΟΔΥΣΣΕΥΣΑ", []int{4}}, // the final sigma is not final any more
+		{"/gate\\s+\\d+/", []int{4, 13}},
+	}
+	for _, tt := range tests {
+		if got := hits(m, tt.text); !slices.Equal(got, tt.want) {
+			t.Errorf("%q: hits %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
+// OccurrencesFrom on a text that grew by " "+chunk reports exactly the
+// literal occurrences of a full scan that end after the old length, and every
+// regular-expression occurrence, whatever the fold.
+func TestOccurrencesFrom(t *testing.T) {
+	words := []string{"ash", "ΑΣ", "σ", "ledger", "ash ledger", "İ", "i̇", "ς", "Bar", "bar", "龙", "a'", "x", "ΟΔΥΣΣΕΥΣ", "ﬁre", "\u212A", "\u017Fash"}
+	var ps []Pattern
+	for i, w := range words {
+		ps = append(ps, Pattern{Text: w, WholeWords: i%3 == 0})
+	}
+	ps = append(ps, Pattern{Text: "/sh l/"}, Pattern{Text: "/ash$/i"})
+	r := rand.New(rand.NewSource(2))
+	for _, o := range []Options{
+		{Fold: FoldJSLower, Regex: ECMAScript},
+		{Fold: FoldJSIgnoreCase, Bounded: JSWordBoundaries, Regex: ECMAScript},
+		{Fold: FoldNone, Bounded: JSWordBoundaries},
+		{},
+	} {
+		m, _ := CompileWith(ps, o)
+		for i := 0; i < 500; i++ {
+			text, from := "", 0
+			for n := 1 + r.Intn(4); n > 0; n-- {
+				var b strings.Builder
+				for k := r.Intn(5); k >= 0; k-- {
+					b.WriteString(words[r.Intn(len(words))])
+					if r.Intn(2) == 0 {
+						b.WriteByte(' ')
+					}
+				}
+				if text != "" {
+					from = len(text)
+					text += " "
+				}
+				text += b.String()
+			}
+			var want, got []string
+			m.Occurrences(text, func(oc Occurrence) {
+				if oc.End > from || m.IsRegexGroup(oc.Group) {
+					want = append(want, fmt.Sprint(oc))
+				}
+			})
+			m.OccurrencesFrom(text, from, func(oc Occurrence) { got = append(got, fmt.Sprint(oc)) })
+			slices.Sort(want)
+			slices.Sort(got)
+			if !slices.Equal(got, want) {
+				t.Fatalf("fold %d, %q from %d:\n got %v\nwant %v", o.Fold, text, from, got, want)
+			}
+		}
+	}
+}
