@@ -64,7 +64,7 @@ func TestJSIgnoreCase(t *testing.T) {
 		{"οδυσσευς", "οδυσσευσ", true},
 		{"ß", "SS", false}, // the upper case of ß is two letters: ß stays ß
 		{"ß", "ẞ", false},
-		{"ſ", "s", false}, // a non-ASCII letter never becomes ASCII
+		{"ſ", "s", false},      // a non-ASCII letter never becomes ASCII
 		{"\u212A", "k", false}, // the Kelvin sign
 		{"ｔ", "Ｔ", true},
 		{"𐐨", "𐐀", false}, // outside the BMP: two code units that never change
