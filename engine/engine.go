@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lorekit/lore/engine/lore"
+	"github.com/lorekit/lore/engine/yumina"
 	"github.com/lorekit/lore/render"
 )
 
@@ -22,6 +23,7 @@ var engines = []struct {
 	new  func() render.Engine
 }{
 	{lore.Name, func() render.Engine { return lore.New() }},
+	{yumina.Name, func() render.Engine { return yumina.New() }},
 }
 
 // Names lists the engines' names, the default first.
