@@ -19,7 +19,7 @@ import (
 //
 // Both map every character to at least one character, so a hit of n
 // normalised characters covers at most n characters of the original text; the
-// incremental scan (OccurrencesFrom) relies on that.
+// incremental scan (Scanner.Grow) relies on that.
 
 // JSLower is JavaScript's String.prototype.toLowerCase: Unicode's default
 // lower-case mapping, which is the simple mapping except that İ becomes i

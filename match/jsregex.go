@@ -40,8 +40,9 @@ func splitJSRegex(kw string) (pattern, flags string, ok bool) {
 // jsRegex is a compiled ECMAScript keyword. Sticky (the y flag) matches only
 // where the search starts, which for a keyword test is the text's start.
 type jsRegex struct {
-	re     *regexp2.Regexp
-	sticky bool
+	re             *regexp2.Regexp
+	pattern, flags string
+	sticky         bool
 }
 
 // compileJSRegex compiles a /pattern/flags keyword with JavaScript's
@@ -53,7 +54,7 @@ func compileJSRegex(kw string) (*jsRegex, error) {
 		return nil, fmt.Errorf("%q is not a /pattern/flags keyword", kw)
 	}
 	opts := regexp2.ECMAScript
-	x := &jsRegex{}
+	x := &jsRegex{pattern: pattern, flags: flags}
 	for i, f := range flags {
 		if strings.ContainsRune(flags[:i], f) {
 			return nil, fmt.Errorf("invalid regular expression %s: flag %q given twice", kw, f)

@@ -77,9 +77,10 @@ type Matcher struct {
 	groupOf     []int // pattern → group, -1 for none
 	regexes     []*regexp.Regexp
 	jsRegexes   []*jsRegex // the ECMAScript dialect's, instead of regexes
+	pre         *prefilter // which of jsRegexes can match a text
 	regexPats   [][]int    // by regex index
 	// maxRunes is the length in characters of the longest normalised literal
-	// (OccurrencesFrom looks that far back); incremental says it need not
+	// (Scanner.Grow looks that far back); incremental says it need not
 	// look further (canGrow).
 	maxRunes    int
 	incremental bool
@@ -150,6 +151,13 @@ func CompileWith(ps []Pattern, o Options) (*Matcher, []error) {
 		}
 	}
 	m.incremental = m.canGrow()
+	if len(m.jsRegexes) > 0 {
+		pats, flags := make([]string, len(m.jsRegexes)), make([]string, len(m.jsRegexes))
+		for r, re := range m.jsRegexes {
+			pats[r], flags[r] = re.pattern, re.flags
+		}
+		m.pre = buildPrefilter(pats, flags)
+	}
 	if len(lits) > 0 {
 		ac, err := ahocorasick.NewBuilder().AddPatterns(lits).Build()
 		if err != nil {
@@ -229,8 +237,7 @@ func (m *Matcher) WantsBoundaries(i int) bool { return m.checkWords[i] }
 // callers that aggregate: a keyword shared by many patterns costs one call per
 // occurrence, not one per pattern.
 func (m *Matcher) Occurrences(text string, fn func(Occurrence)) {
-	m.literals(text, 0, fn)
-	m.regexOccurrences(text, fn)
+	m.Scanner().Grow(text, 0, nil, fn)
 }
 
 // literals reports the literal occurrences in text that end after byte from,
@@ -260,9 +267,13 @@ func (m *Matcher) literals(text string, from int, fn func(Occurrence)) {
 	}
 }
 
-// regexOccurrences reports every match of every regular expression in text.
-func (m *Matcher) regexOccurrences(text string, fn func(Occurrence)) {
+// regexOccurrences reports every match of every regular expression in text
+// (of the ECMAScript ones, those run says).
+func (m *Matcher) regexOccurrences(text string, run func(r int) bool, fn func(Occurrence)) {
 	for r, re := range m.jsRegexes {
+		if !run(r) {
+			continue
+		}
 		re.each(text, func(s, e int) {
 			fn(Occurrence{Group: len(m.groups) + r, Start: s, End: e, Bounded: true})
 		})

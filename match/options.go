@@ -50,7 +50,8 @@ const (
 	// ECMAScript is JavaScript's RegExp (regexp2's ECMAScript mode) on the
 	// text as it is, flags g i m s u y (IsJSRegex); as RegExp.test, an empty
 	// match is a hit. regexp2 works on characters where JavaScript works on
-	// UTF-16 code units, so "." takes a whole emoji.
+	// UTF-16 code units, so "." takes a whole emoji. An expression runs only
+	// on texts that hold the literal text it requires, if any (prefilter).
 	ECMAScript
 )
 
@@ -93,25 +94,6 @@ func (m *Matcher) addRegex(kw string) error {
 	return nil
 }
 
-// OccurrencesFrom is Occurrences for a text that grew: text[:from] was
-// scanned before and text[from:] was appended, starting with a space (as when
-// an engine joins texts with spaces). It reports the literal occurrences that
-// end after from — those that begin before from and run into the new text
-// included — and, since what a regular expression matches can depend on
-// anything before it, every regular-expression occurrence in the whole text.
-//
-// With the JavaScript folds and FoldNone, and a Bounded predicate for whole
-// words, it normalises only the new text and the few characters before it
-// that a keyword can span, so growing a text n times costs about what
-// scanning it once does. With lore's folding (NFKC composes characters
-// across the join) or lore's word boundaries (decided on the normalised
-// text), it scans the whole text and skips what ends before from.
-func (m *Matcher) OccurrencesFrom(text string, from int, fn func(Occurrence)) {
-	from = min(max(from, 0), len(text))
-	m.literals(text, from, fn)
-	m.regexOccurrences(text, fn)
-}
-
 // scanStart is where a scan for occurrences ending after from must begin: far
 // enough back for the longest literal, and, with JSLower, back to a character
 // that is neither cased nor case-ignorable, so a final sigma is lowered with
@@ -125,11 +107,7 @@ func (m *Matcher) scanStart(text string, from int) int {
 	}
 	// Each of these folds maps a character to at least one character, so an
 	// occurrence of n normalised characters covers at most n original ones.
-	start := from
-	for k := 0; k < m.maxRunes && start > 0; k++ {
-		_, size := utf8.DecodeLastRuneInString(text[:start])
-		start -= size
-	}
+	start := backRunes(text, from, m.maxRunes)
 	if m.opts.Fold == FoldJSLower {
 		for start > 0 {
 			r, size := utf8.DecodeLastRuneInString(text[:start])
@@ -142,7 +120,16 @@ func (m *Matcher) scanStart(text string, from int) int {
 	return start
 }
 
-// canGrow says whether OccurrencesFrom can scan only the new text: not with
+// backRunes is the offset n characters before from (or 0).
+func backRunes(text string, from, n int) int {
+	for k := 0; k < n && from > 0; k++ {
+		_, size := utf8.DecodeLastRuneInString(text[:from])
+		from -= size
+	}
+	return from
+}
+
+// canGrow says whether Scanner.Grow can scan only the new text: not with
 // lore's folding, nor with lore's word boundaries on some pattern.
 func (m *Matcher) canGrow() bool {
 	if m.opts.Fold == FoldUnicode {

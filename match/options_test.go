@@ -191,16 +191,16 @@ func TestCompileWithJavaScript(t *testing.T) {
 	}
 }
 
-// OccurrencesFrom on a text that grew by " "+chunk reports exactly the
-// literal occurrences of a full scan that end after the old length, and every
+// Scanner.Grow on a text that grew by " "+chunk reports exactly the literal
+// occurrences of a full scan that end after the old length, and every
 // regular-expression occurrence, whatever the fold.
-func TestOccurrencesFrom(t *testing.T) {
+func TestScannerGrow(t *testing.T) {
 	words := []string{"ash", "ΑΣ", "σ", "ledger", "ash ledger", "İ", "i̇", "ς", "Bar", "bar", "龙", "a'", "x", "ΟΔΥΣΣΕΥΣ", "ﬁre", "\u212A", "\u017Fash"}
 	var ps []Pattern
 	for i, w := range words {
 		ps = append(ps, Pattern{Text: w, WholeWords: i%3 == 0})
 	}
-	ps = append(ps, Pattern{Text: "/sh l/"}, Pattern{Text: "/ash$/i"})
+	ps = append(ps, Pattern{Text: "/sh l/"}, Pattern{Text: "/ash$/i"}, Pattern{Text: "/le(dg)+er/"}, Pattern{Text: "/σ/i"})
 	r := rand.New(rand.NewSource(2))
 	for _, o := range []Options{
 		{Fold: FoldJSLower, Regex: ECMAScript},
@@ -209,7 +209,8 @@ func TestOccurrencesFrom(t *testing.T) {
 		{},
 	} {
 		m, _ := CompileWith(ps, o)
-		for i := 0; i < 500; i++ {
+		for i := 0; i < 300; i++ {
+			sc := m.Scanner()
 			text, from := "", 0
 			for n := 1 + r.Intn(4); n > 0; n-- {
 				var b strings.Builder
@@ -224,19 +225,82 @@ func TestOccurrencesFrom(t *testing.T) {
 					text += " "
 				}
 				text += b.String()
-			}
-			var want, got []string
-			m.Occurrences(text, func(oc Occurrence) {
-				if oc.End > from || m.IsRegexGroup(oc.Group) {
-					want = append(want, fmt.Sprint(oc))
+				var want, got []string
+				m.Occurrences(text, func(oc Occurrence) {
+					if oc.End > from || m.IsRegexGroup(oc.Group) {
+						want = append(want, fmt.Sprint(oc))
+					}
+				})
+				sc.Grow(text, from, nil, func(oc Occurrence) { got = append(got, fmt.Sprint(oc)) })
+				slices.Sort(want)
+				slices.Sort(got)
+				if !slices.Equal(got, want) {
+					t.Fatalf("fold %d, %q from %d:\n got %v\nwant %v", o.Fold, text, from, got, want)
 				}
-			})
-			m.OccurrencesFrom(text, from, func(oc Occurrence) { got = append(got, fmt.Sprint(oc)) })
-			slices.Sort(want)
-			slices.Sort(got)
-			if !slices.Equal(got, want) {
-				t.Fatalf("fold %d, %q from %d:\n got %v\nwant %v", o.Fold, text, from, got, want)
 			}
+		}
+	}
+}
+
+func TestRequiredLiteral(t *testing.T) {
+	tests := []struct{ pattern, want string }{
+		{`knights?\b`, "knight"},
+		{`dra.on`, "dra"},
+		{`Gate\s+\d+`, "Gate"},
+		{`\bmoon(light)?\b`, "moon"},
+		{`龍|龙`, ""},
+		{`tav(er)?n`, "tav"},
+		{`(?:ab|ac)d`, "a"}, // the parser factors the common prefix out
+		{`(riv)+er`, "riv"},
+		{`x{2}yz`, "yz"}, // each literal on its own: "xx" comes apart
+		{`a*`, ""},
+		{`(o)\1n`, ""},  // a backreference: no prefilter
+		{`\101b`, ""},   // octal in JavaScript
+		{`(?<=a)b`, ""}, // lookbehind: Go cannot read it
+		{`[^]`, ""},
+	}
+	for _, tt := range tests {
+		if got := requiredLiteral(tt.pattern); got != tt.want {
+			t.Errorf("requiredLiteral(%q) = %q, want %q", tt.pattern, got, tt.want)
+		}
+	}
+}
+
+// The prefilter never hides a match: every expression finds what it finds
+// when run alone, on random text, and one whose literal is absent is not run.
+func TestPrefilter(t *testing.T) {
+	kws := []string{"/knights?\\b/", "/dra.on/i", "/Gate\\s+\\d+/", "/(riv)+er/", "/ΣΟΦ/", "/σοφ/u", "/x{2}yz/", "/^ash/m", "/a*/", "/Moon(light)?/y"}
+	var ps []Pattern
+	for _, k := range kws {
+		ps = append(ps, Pattern{Text: k})
+	}
+	m, errs := CompileWith(ps, Options{Regex: ECMAScript})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	words := strings.Fields("KNIGHT knights Dragon draxon gate 7 Gate  12 river rivriver σοφία ΣΟΦΊΑ xxyz XXYZ ash\nash moonlight Moon the")
+	r := rand.New(rand.NewSource(4))
+	for i := 0; i < 2000; i++ {
+		var b strings.Builder
+		for k := r.Intn(6); k > 0; k-- {
+			b.WriteString(words[r.Intn(len(words))] + " ")
+		}
+		text := b.String()
+		got := map[int]bool{}
+		m.Occurrences(text, func(o Occurrence) { got[o.Group-len(m.groups)] = true })
+		for k, re := range m.jsRegexes {
+			alone := false
+			re.each(text, func(int, int) { alone = true })
+			if got[k] != alone {
+				t.Fatalf("%s on %q: %v with the prefilter, %v alone", kws[k], text, got[k], alone)
+			}
+		}
+	}
+	sc := m.Scanner()
+	sc.Grow("nothing here", 0, nil, func(Occurrence) {})
+	for k, kw := range kws {
+		if want := m.pre.always[k]; sc.seen[k] != want {
+			t.Errorf("%s: seen %v on a text without its literal", kw, sc.seen[k])
 		}
 	}
 }

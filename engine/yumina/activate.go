@@ -66,9 +66,11 @@ type activation struct {
 	level int
 	score int
 	// kw is the primary keyword whose hit is its trigger (-1: conditions
-	// alone); at is where the hit is in the scanned text.
-	kw int
-	at [2]int
+	// alone); at is where the hit is in the scanned text; secondary are the
+	// secondary keywords that matched then.
+	kw        int
+	at        [2]int
+	secondary []int
 }
 
 type activator struct {
@@ -86,8 +88,9 @@ type activator struct {
 	subRefs, wordRefs   []int // pattern → keyword
 	// subDone[g] > level says group g of sub needs no more visits this level;
 	// wordDone[g] that group g of word was visited.
-	subDone  []int
-	wordDone []bool
+	subDone           []int
+	wordDone          []bool
+	subScan, wordScan *match.Scanner
 	// always are the candidates re-evaluated at every level: those with a
 	// regular expression or an empty keyword, whose match can change
 	// without a new hit.
@@ -175,6 +178,7 @@ func newActivator(es []*entry, vars map[string]any, limit int) *activator {
 	a.word, _ = match.CompileWith(wordPats, match.Options{Fold: match.FoldJSIgnoreCase, Bounded: match.JSWordBoundaries, Blank: true})
 	a.subDone = make([]int, a.sub.NumGroups())
 	a.wordDone = make([]bool, a.word.NumGroups())
+	a.subScan, a.wordScan = a.sub.Scanner(), a.word.Scanner()
 	return a
 }
 
@@ -248,7 +252,7 @@ func (a *activator) scan(from int) {
 	// A group's patterns are visited once: at its first hit for a literal
 	// (a literal that matched keeps matching), at its first hit of the level
 	// for a regular expression.
-	a.sub.OccurrencesFrom(a.text, from, func(o match.Occurrence) {
+	a.subScan.Grow(a.text, from, a.wantRegex, func(o match.Occurrence) {
 		if a.subDone[o.Group] > a.level {
 			return
 		}
@@ -266,7 +270,7 @@ func (a *activator) scan(from int) {
 			a.hit(kw, o)
 		}
 	})
-	a.word.OccurrencesFrom(a.text, from, func(o match.Occurrence) {
+	a.wordScan.Grow(a.text, from, nil, func(o match.Occurrence) {
 		if !o.Bounded || a.wordDone[o.Group] {
 			return
 		}
@@ -275,6 +279,17 @@ func (a *activator) scan(from int) {
 			a.hit(&a.kws[a.wordRefs[p]], o)
 		}
 	})
+}
+
+// wantRegex says whether a regular expression still matters: some entry
+// it belongs to has not activated yet.
+func (a *activator) wantRegex(g int) bool {
+	for _, p := range a.sub.GroupPatterns(g) {
+		if a.byEntry[a.kws[a.subRefs[p]].entry] == nil {
+			return true
+		}
+	}
+	return false
 }
 
 func (a *activator) hit(kw *keyword, o match.Occurrence) {
@@ -334,6 +349,11 @@ func (a *activator) evaluate() []*activation {
 			x.score, x.kw, x.at = n, first, at
 			if len(a.secondary[i]) > 0 {
 				x.score++
+				for _, k := range a.secondary[i] {
+					if ok, _ := a.matched(k); ok {
+						x.secondary = append(x.secondary, k)
+					}
+				}
 			}
 		}
 		a.byEntry[i] = x
@@ -399,9 +419,29 @@ func (a *activator) ranked() []*activation {
 	return out
 }
 
+// segmentOf is the index of the segment (message or content) holding byte
+// i of the text, -1 before the first.
+func (a *activator) segmentOf(i int) int {
+	return sort.Search(len(a.segments), func(k int) bool { return a.segments[k].start > i }) - 1
+}
+
+// segmentBounds is the byte range of the segment holding byte i, without
+// the space that joins it to the next.
+func (a *activator) segmentBounds(i int) (start, end int) {
+	k := a.segmentOf(i)
+	if k < 0 {
+		return 0, len(a.text)
+	}
+	end = len(a.text)
+	if k+1 < len(a.segments) {
+		end = a.segments[k+1].start - 1
+	}
+	return a.segments[k].start, end
+}
+
 // locate names where a hit starts: "message:N" or "entry:ID".
 func (a *activator) locate(at [2]int) (in string, seg segment) {
-	k := sort.Search(len(a.segments), func(k int) bool { return a.segments[k].start > at[0] }) - 1
+	k := a.segmentOf(at[0])
 	if k < 0 {
 		return "", segment{msg: -1, entry: -1}
 	}

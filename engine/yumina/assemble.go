@@ -22,8 +22,9 @@ import (
 //	7  "[Start a new Chat]", when there is a chat
 //	10 the chat, with the always-sent and matched chat-history entries that
 //	   have a depth spliced in one at a time, by position: depth k goes
-//	   after the k newest messages (counting entries already spliced in); a
-//	   chat-history entry without a depth is sent nowhere
+//	   where k messages come after it (entries already spliced in count),
+//	   so depth 0 is after the newest message; a chat-history entry without
+//	   a depth is sent nowhere
 //	12 the variables' values, when the lorebook declares variables
 //	13 post-history entries, always sent and matched, one message each
 //

@@ -2,6 +2,7 @@ package yumina
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -115,7 +116,11 @@ func (w *why) placement(e *entry) []string {
 		if e.defaultDepth {
 			how = "depth is not set: Yumina's editor gives chat-history entries depth " + strconv.Itoa(d)
 		}
-		out = append(out, fmt.Sprintf("%s: inserted after the %s (entries inserted before it count)", how, plural(max(d, 0), "newest message")))
+		where := "after the newest message"
+		if d > 0 {
+			where = "with the " + plural(d, "newest message") + " after it"
+		}
+		out = append(out, fmt.Sprintf("%s: inserted %s (entries inserted before it count as messages)", how, where))
 	case e.Section == schema.SectionPostHistory:
 		out = append(out, "sent after the chat (post-history), in a message of its own")
 	case e.Role != roleExample:
@@ -137,7 +142,7 @@ func (w *why) matched(x *activation) []string {
 	}
 	out := []string{s}
 	if n := len(w.a.secondary[x.entry.idx]); n > 0 {
-		out = append(out, w.secondarySentence(x.entry, true))
+		out = append(out, w.secondarySentence(x.entry, true, func(k int) bool { return slices.Contains(x.secondary, k) }))
 	}
 	return out
 }
@@ -175,14 +180,16 @@ func (w *why) notMatched(e *entry) []string {
 			return []string{fmt.Sprintf("keyword %q matched only in %s, and excludeRecursion lets only the chat activate it", a.keywordText(first), in)}
 		}
 	}
-	return []string{fmt.Sprintf("keyword %q matched in %s: %s, but %s", a.keywordText(first), in, w.snippet(at), w.secondarySentence(e, false))}
+	now := func(k int) bool { ok, _ := a.matched(k); return ok }
+	return []string{fmt.Sprintf("keyword %q matched in %s: %s, but %s", a.keywordText(first), in, w.snippet(at), w.secondarySentence(e, false, now))}
 }
 
-// secondarySentence describes the secondary logic's verdict on the text.
-func (w *why) secondarySentence(e *entry, holds bool) string {
+// secondarySentence describes the secondary logic's verdict on the text,
+// given which secondary keywords matched it.
+func (w *why) secondarySentence(e *entry, holds bool, matchedKW func(k int) bool) string {
 	var matched, missing []string
 	for _, k := range w.a.secondary[e.idx] {
-		if ok, _ := w.a.matched(k); ok {
+		if matchedKW(k) {
 			matched = append(matched, strconv.Quote(w.a.keywordText(k)))
 		} else {
 			missing = append(missing, strconv.Quote(w.a.keywordText(k)))
@@ -232,12 +239,15 @@ func (w *why) dropped(x *activation) string {
 	return base + fmt.Sprintf(", which was entry %s; this one (score %d) ranks after it", b.stop.entry.ID, x.score)
 }
 
-// snippet quotes the scanned text around a hit, on one line.
+// snippet quotes the scanned text around a hit, on one line, within the
+// message or content it is in (both, for a hit across a join).
 func (w *why) snippet(at [2]int) string {
-	text := w.a.text
+	lo, _ := w.a.segmentBounds(at[0])
+	_, hi := w.a.segmentBounds(max(at[0], at[1]-1))
+	text := w.a.text[:hi]
 	const around = 30
-	s, e := at[0], at[1]
-	for n := 0; s > 0 && n < around; n++ {
+	s, e := at[0], min(at[1], hi)
+	for n := 0; s > lo && n < around; n++ {
 		_, size := utf8.DecodeLastRuneInString(text[:s])
 		s -= size
 	}
@@ -247,7 +257,7 @@ func (w *why) snippet(at [2]int) string {
 	}
 	body := strings.Join(strings.FieldsFunc(text[s:e], unicode.IsSpace), " ")
 	pre, post := "", ""
-	if s > 0 {
+	if s > lo {
 		pre = "…"
 	}
 	if e < len(text) {
