@@ -43,7 +43,7 @@ Without --transcript the chat is empty: the prompt holds what is always sent.
 --explain ID prints, for one entry, why it is or is not in the prompt: which
 keyword matched in which message, or which condition, secondary-keyword rule,
 recursion rule or budget share kept it out (as one JSON object with
---format json: id, name, section, file, line, column, inPrompt, step, depth,
+--format json: id, name, section, file, line, column, inPrompt, activated, step, depth,
 trigger, recursion, reasons).
 
 --engine NAME renders as that engine would (docs/engines.md): lore (SPEC's
@@ -58,7 +58,7 @@ Exit codes: 0 rendered; 1 the inputs have errors (printed as file:line:col);
   lore render book/ --transcript chat.jsonl --format openai | jq '. + {model: "gpt-4o"}'
   lore render book/ --transcript chat.yaml --report --context 4096
   lore render book/ --transcript chat.yaml --explain sleeping-stag`,
-		Args: cobra.ExactArgs(1),
+		Args: oneLorebook,
 		RunE: func(c *cobra.Command, args []string) error {
 			return runRender(iox, c, opts, args[0])
 		},

@@ -8,6 +8,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/lorekit/lore/canon"
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/schema"
 )
@@ -214,17 +215,17 @@ func anyStrings(ss []string) []any {
 
 // orderedST is st as a mapping in ST's template order, other keys after, sorted.
 func orderedST(st map[string]any) *yaml.Node {
-	m := mapping()
+	m := canon.Mapping()
 	seen := map[string]bool{}
 	for _, t := range stTemplate {
 		if v, ok := st[t.key]; ok {
-			addPair(m, t.key, valueNode(v, true))
+			canon.AddPair(m, t.key, canon.ValueNode(v))
 			seen[t.key] = true
 		}
 	}
 	for _, k := range sortedKeys(st) {
 		if !seen[k] {
-			addPair(m, k, valueNode(st[k], true))
+			canon.AddPair(m, k, canon.ValueNode(st[k]))
 		}
 	}
 	return m
@@ -235,17 +236,17 @@ func orderedST(st map[string]any) *yaml.Node {
 // and are left out, with a note.
 func ExportSillyTavern(lb *schema.Lorebook) ([]byte, []diag.Diagnostic) {
 	var ds []diag.Diagnostic
-	root := mapping()
-	addStr(root, "name", lb.Manifest.Name)
-	addStr(root, "description", lb.Manifest.Description)
+	root := canon.Mapping()
+	canon.AddStr(root, "name", lb.Manifest.Name)
+	canon.AddStr(root, "description", lb.Manifest.Description)
 	if x, ok := lb.Manifest.Extensions[FormatSillyTavern].(map[string]any); ok {
 		for _, k := range sortedKeys(x) {
 			if k != "name" && k != "description" && k != "entries" {
-				addPair(root, k, valueNode(x[k], true))
+				canon.AddPair(root, k, canon.ValueNode(x[k]))
 			}
 		}
 	}
-	ents := mapping()
+	ents := canon.Mapping()
 	used := map[string]bool{}
 	var pending []map[string]any
 	skipped := 0
@@ -282,9 +283,9 @@ func ExportSillyTavern(lb *schema.Lorebook) ([]byte, []diag.Diagnostic) {
 		if _, ok := st["displayIndex"]; !ok {
 			st["displayIndex"] = float64(i)
 		}
-		addPair(ents, uidString(st["uid"]), orderedST(st))
+		canon.AddPair(ents, uidString(st["uid"]), orderedST(st))
 	}
-	addPair(root, "entries", ents)
+	canon.AddPair(root, "entries", ents)
 	if skipped > 0 {
 		ds = append(ds, diag.New(diag.Pos{File: lb.Path}, diag.Info, "export",
 			"%d entries made from the card's own fields (description, first message…) are not world info: left out (export --to card-v3 keeps them)", skipped))
@@ -305,7 +306,7 @@ func exportJSON(root *yaml.Node, ds []diag.Diagnostic, file string, conditioned 
 			"%d entries have conditions on variables, which %s has no place for: they are exported without them and will fire on keywords alone", conditioned, tool))
 	}
 	var b bytes.Buffer
-	writeJSONStep(&b, root, "", "    ")
+	canon.WriteJSON(&b, root, "    ")
 	b.WriteByte('\n')
 	return b.Bytes(), ds
 }
@@ -405,10 +406,10 @@ func ExportCardV3(lb *schema.Lorebook) ([]byte, []diag.Diagnostic) {
 	}
 	book["entries"] = entries
 	data["character_book"] = book
-	root := mapping()
-	addPair(root, "spec", strNode("chara_card_v3"))
-	addPair(root, "spec_version", strNode("3.0"))
-	addPair(root, "data", valueNode(data, true))
+	root := canon.Mapping()
+	canon.AddPair(root, "spec", canon.StrNode("chara_card_v3"))
+	canon.AddPair(root, "spec_version", canon.StrNode("3.0"))
+	canon.AddPair(root, "data", canon.ValueNode(data))
 	return exportJSON(root, nil, lb.Path, conditioned, "a character card")
 }
 
@@ -515,35 +516,10 @@ func isDefaultST(k string, v any) bool {
 	return false
 }
 
-// writeJSONStep is writeJSON with a chosen indent step (ST writes 4 spaces).
-// Mappings and sequences print alike: one item a line, a mapping's items
-// being key/value pairs of Content.
-func writeJSONStep(b *bytes.Buffer, n *yaml.Node, indent, step string) {
-	open, closer, stride := "[", "]", 1
-	switch n.Kind {
-	case yaml.MappingNode:
-		open, closer, stride = "{", "}", 2
-	case yaml.SequenceNode:
-	default:
-		writeJSONScalar(b, n)
-		return
+func keywordTexts(ks []schema.Keyword) []string {
+	out := make([]string, len(ks))
+	for i, k := range ks {
+		out[i] = k.Text
 	}
-	if len(n.Content) == 0 {
-		b.WriteString(open + closer)
-		return
-	}
-	b.WriteString(open + "\n")
-	for i := 0; i+stride <= len(n.Content); i += stride {
-		b.WriteString(indent + step)
-		if stride == 2 {
-			writeJSONString(b, n.Content[i].Value)
-			b.WriteString(": ")
-		}
-		writeJSONStep(b, n.Content[i+stride-1], indent+step, step)
-		if i+stride < len(n.Content) {
-			b.WriteByte(',')
-		}
-		b.WriteByte('\n')
-	}
-	b.WriteString(indent + closer)
+	return out
 }

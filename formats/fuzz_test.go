@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lorekit/lore/canon"
+	"github.com/lorekit/lore/schema"
 )
 
 func addSeeds(f *testing.F) {
@@ -21,8 +25,10 @@ func addSeeds(f *testing.F) {
 	}
 }
 
-// FuzzOpen (the byte-level core of Open): no input makes detection or conversion panic, and whatever
-// converts can be written.
+// FuzzOpen (the byte-level core of Open): no input makes detection or
+// conversion panic, whatever converts can be written as lore's YAML, and what
+// export writes imports again as the tool it was written for, with every
+// exported SillyTavern entry's text.
 func FuzzOpen(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -33,13 +39,46 @@ func FuzzOpen(f *testing.F) {
 			if err != nil || lb == nil {
 				continue
 			}
-			if _, err := EncodeLorebook(lb, YAML); err != nil {
+			if _, err := canon.EncodeLorebook(lb, canon.YAML); err != nil {
 				t.Fatalf("converted but not writable: %v", err)
 			}
-			ExportSillyTavern(lb)
-			ExportCardV3(lb)
+			st, _ := ExportSillyTavern(lb)
+			back, _, err := Convert("export.json", st)
+			if err != nil || back.Format != FormatSillyTavern {
+				t.Fatalf("SillyTavern export does not import again (%v):\n%s", err, st)
+			}
+			if got, want := contents(back), contents(worldInfo(lb)); !slices.Equal(got, want) {
+				t.Fatalf("SillyTavern export re-imports %d texts %q, want %d %q", len(got), got, len(want), want)
+			}
+			card, _ := ExportCardV3(lb)
+			if back, _, err := Convert("card.json", card); err != nil || back.Format != FormatCardV3 {
+				t.Fatalf("card export does not import again (%v):\n%s", err, card)
+			}
 		}
 	})
+}
+
+// worldInfo is the lorebook without the entries a SillyTavern export leaves
+// out: those made from a card's own fields, and greetings.
+func worldInfo(lb *schema.Lorebook) *schema.Lorebook {
+	c := *lb
+	c.Entries = nil
+	for _, e := range lb.Entries {
+		if cardField(e) == "" && e.Role != "greeting" {
+			c.Entries = append(c.Entries, e)
+		}
+	}
+	return &c
+}
+
+// contents is the sorted texts of a lorebook's entries.
+func contents(lb *schema.Lorebook) []string {
+	var out []string
+	for _, e := range lb.Entries {
+		out = append(out, e.Content)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // FuzzPNGChunks: the chunk reader survives any bytes after the signature.

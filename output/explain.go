@@ -48,13 +48,16 @@ func WriteExplanation(w io.Writer, r *render.Result, id string, color bool) erro
 // ExplanationJSON is `lore render --explain ID --format json`: the entry, where
 // it is in the prompt (Step 0 and no trigger when it is not), and the reasons.
 type ExplanationJSON struct {
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Section   string          `json:"section"`
-	File      string          `json:"file,omitempty"`
-	Line      int             `json:"line,omitempty"`
-	Column    int             `json:"column,omitempty"`
-	InPrompt  bool            `json:"inPrompt"`
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Section  string `json:"section"`
+	File     string `json:"file,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Column   int    `json:"column,omitempty"`
+	InPrompt bool   `json:"inPrompt"`
+	// Activated says the engine let it in, before the budget; Recursion is
+	// then the level it activated at, whether or not the budget kept it.
+	Activated bool            `json:"activated"`
 	Step      int             `json:"step,omitempty"`
 	Depth     *int            `json:"depth,omitempty"`
 	Trigger   *render.Trigger `json:"trigger,omitempty"`
@@ -76,7 +79,11 @@ func WriteExplanationJSON(w io.Writer, r *render.Result, id string) error {
 	}
 	if why := r.Explain[id]; why != nil {
 		x.Reasons = append(x.Reasons, why.Reasons...)
+		if !x.InPrompt && why.Active {
+			x.Activated, x.Recursion = true, why.Level // activated, then left out
+		}
 	}
+	x.Activated = x.Activated || x.InPrompt
 	return writeJSON(w, x)
 }
 

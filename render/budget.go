@@ -263,12 +263,26 @@ func Budget(pieces []Piece, s schema.Settings, c tokenize.Counter) ([]Piece, *Re
 // cards ranks the story cards and takes them greedily within budget.
 func (b *budgeter) cards(budget int) int {
 	idx := rankCards(b.pieces, b.bySection[budgetCards])
+	// A card's parent may be an entry of another section (a keyword-activated
+	// system-presets or post-history entry); Required is decided before the
+	// cards, so such a parent is in the prompt when its piece was kept.
 	keptIDs := map[string]bool{}
+	for g, list := range b.bySection {
+		if g == budgetCards {
+			continue
+		}
+		for _, i := range list {
+			if b.st[i].kept && b.pieces[i].Key != "" {
+				keptIDs[b.pieces[i].Key] = true
+			}
+		}
+	}
 	used := 0
+	parents := parentMemo{}
 	for _, i := range idx {
 		a := b.pieces[i].Card
-		if a != nil && a.Level > 0 && len(a.Parents) > 0 && !anyIn(a.Parents, keptIDs) {
-			b.drop(i, "activated only through cards that were left out")
+		if a != nil && a.Level > 0 && len(a.ParentLists) > 0 && !parents.anyKept(a.ParentLists, keptIDs) {
+			b.drop(i, "activated only through entries that were left out")
 			continue
 		}
 		if t := b.st[i].tokens; used+t <= budget {
@@ -284,9 +298,29 @@ func (b *budgeter) cards(budget int) int {
 	return used
 }
 
-func anyIn(ids []string, set map[string]bool) bool {
-	for _, id := range ids {
-		if set[id] {
+// parentMemo remembers, per shared parent list, whether one of its entries
+// is in the prompt. Cards are taken by recursion level, so every parent of a
+// level-n card (level n-1, or another section, decided before the cards) is
+// settled when the first card of level n asks: the answer cannot change, and
+// each list is read once however many cards share it.
+type parentMemo map[*string]bool
+
+func (m parentMemo) anyKept(lists [][]string, kept map[string]bool) bool {
+	for _, l := range lists {
+		if len(l) == 0 {
+			continue
+		}
+		in, ok := m[&l[0]]
+		if !ok {
+			for _, id := range l {
+				if kept[id] {
+					in = true
+					break
+				}
+			}
+			m[&l[0]] = in
+		}
+		if in {
 			return true
 		}
 	}

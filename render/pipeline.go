@@ -50,9 +50,12 @@ type Activated struct {
 	// it, -1 when none (ranking by recency).
 	Hits        int
 	LastMessage int
-	// Parents are the ids of the entries whose content activated it (recursion):
-	// if all of them are left out by the budget, it is left out too.
-	Parents []string
+	// ParentLists are the ids of the entries whose content activated it
+	// (recursion), one list per keyword they named; cards that share a
+	// keyword share its list, so a keyword named in thousands of contents
+	// costs one list, not one per card. If none of them is in the prompt,
+	// the card is left out too.
+	ParentLists [][]string
 }
 
 // Piece is one block of the prompt as assembled, before the budget decides what

@@ -59,7 +59,10 @@ type Result struct {
 // Explanation says why one entry is or is not activated, in sentences a
 // creator can read ("keyword "tavern" matched in message:3: “…this tavern?…”").
 type Explanation struct {
-	Active  bool
+	Active bool
+	// Level is the recursion level the entry activated at (0 for the chat,
+	// constants and always-sent entries), whether or not the budget kept it.
+	Level   int
 	Reasons []string
 }
 

@@ -214,12 +214,12 @@ func (d *decoder) entry(n *yaml.Node) *Entry {
 	return e
 }
 
-// pairsOf returns the value of key in mapping m (zero or one element).
-func pairsOf(m *yaml.Node, key string) []*yaml.Node {
+// valueOf returns the value of key in mapping m, or nil when m has no key.
+func valueOf(m *yaml.Node, key string) *yaml.Node {
 	ps, _ := pairs(m)
 	for _, p := range ps {
 		if p.Key == key {
-			return []*yaml.Node{p.Value}
+			return p.Value
 		}
 	}
 	return nil

@@ -165,7 +165,10 @@ func TestActivateRules(t *testing.T) {
 		// secondary logic
 		{name: "AND_ANY holds", entries: []*schema.Entry{actEntry("a", schema.SectionChatHistory, withKeys("knight"), withSecondary(schema.AndAny, "mage", "spell"))}, chat: actChat("a knight casts a spell"), want: "a@message:0"},
 		{name: "AND_ANY fails", entries: []*schema.Entry{actEntry("a", schema.SectionChatHistory, withKeys("knight"), withSecondary(schema.AndAny, "mage", "spell"))}, chat: actChat("a knight rides"), want: ""},
-		{name: "secondary in another message does not count", entries: []*schema.Entry{actEntry("a", schema.SectionChatHistory, withKeys("knight"), withSecondary(schema.AndAny, "spell"))}, chat: actChat("a spell", "a knight"), want: ""},
+		{name: "secondary in another message of the window counts", entries: []*schema.Entry{actEntry("a", schema.SectionChatHistory, withKeys("knight"), withSecondary(schema.AndAny, "spell"))}, chat: actChat("a spell", "a knight"), want: "a@message:1"},
+		{name: "secondary before the scan window does not count", window: 1, entries: []*schema.Entry{actEntry("a", schema.SectionChatHistory, withKeys("knight"), withSecondary(schema.AndAny, "spell"))}, chat: actChat("a spell", "a knight"), want: ""},
+		{name: "AND_ALL across two messages", entries: []*schema.Entry{actEntry("a", schema.SectionChatHistory, withKeys("knight"), withSecondary(schema.AndAll, "mage", "spell"))}, chat: actChat("a mage", "a spell", "a knight"), want: "a@message:2"},
+		{name: "a keyword never spans two messages", entries: []*schema.Entry{actEntry("a", schema.SectionChatHistory, withKeys("Silver Order"))}, chat: actChat("the Silver", "Order rides"), want: ""},
 		{name: "AND_ALL holds", entries: []*schema.Entry{actEntry("a", schema.SectionChatHistory, withKeys("knight"), withSecondary(schema.AndAll, "mage", "spell"))}, chat: actChat("knight, mage and spell"), want: "a@message:0"},
 		{name: "AND_ALL fails", entries: []*schema.Entry{actEntry("a", schema.SectionChatHistory, withKeys("knight"), withSecondary(schema.AndAll, "mage", "spell"))}, chat: actChat("knight and spell"), want: ""},
 		{name: "NOT_ANY holds", entries: []*schema.Entry{actEntry("a", schema.SectionChatHistory, withKeys("knight"), withSecondary(schema.NotAny, "mage", "spell"))}, chat: actChat("a knight rides"), want: "a@message:0"},
@@ -173,7 +176,7 @@ func TestActivateRules(t *testing.T) {
 		{name: "NOT_ALL holds", entries: []*schema.Entry{actEntry("a", schema.SectionChatHistory, withKeys("knight"), withSecondary(schema.NotAll, "mage", "spell"))}, chat: actChat("a knight casts a spell"), want: "a@message:0"},
 		{name: "NOT_ALL fails", entries: []*schema.Entry{actEntry("a", schema.SectionChatHistory, withKeys("knight"), withSecondary(schema.NotAll, "mage", "spell"))}, chat: actChat("a knight mage casts a spell"), want: ""},
 		{name: "secondary alone never activates", entries: []*schema.Entry{actEntry("a", schema.SectionChatHistory, withKeys("knight"), withSecondary(schema.AndAny, "spell"))}, chat: actChat("a spell"), want: ""},
-		{name: "secondary logic holds in one message of several", entries: []*schema.Entry{actEntry("a", schema.SectionChatHistory, withKeys("knight"), withSecondary(schema.NotAny, "spell"))}, chat: actChat("a knight", "knight spell"), want: "a@message:0"},
+		{name: "NOT_ANY fails on a secondary anywhere in the window", entries: []*schema.Entry{actEntry("a", schema.SectionChatHistory, withKeys("knight"), withSecondary(schema.NotAny, "spell"))}, chat: actChat("a knight", "knight spell"), want: ""},
 
 		// recursion
 		{name: "content of a keyword entry activates another", entries: []*schema.Entry{
@@ -252,8 +255,8 @@ func TestActivateOrderHitsParents(t *testing.T) {
 	if x := byID["z-card"]; x.Hits != 3 {
 		t.Errorf("z-card hits = %d, want 3", x.Hits)
 	}
-	if x := byID["maren"]; strings.Join(x.Parents, ",") != "early,a-card" || x.Hits != 0 || x.LastMessage != -1 {
-		t.Errorf("maren: parents %v hits %d last %d", x.Parents, x.Hits, x.LastMessage)
+	if x := byID["maren"]; fmt.Sprint(x.ParentLists) != "[[early a-card]]" || x.Hits != 0 || x.LastMessage != -1 {
+		t.Errorf("maren: parents %v hits %d last %d", x.ParentLists, x.Hits, x.LastMessage)
 	}
 	if x := byID["sys"]; x.LastMessage != -1 || x.Trigger.Keyword != "" {
 		t.Errorf("sys: %+v", x)
@@ -272,6 +275,7 @@ func TestActivateExplain(t *testing.T) {
 		actEntry("woods", schema.SectionChatHistory, withAlways(true)),
 		actEntry("lonely", schema.SectionChatHistory),
 		actEntry("bar", schema.SectionChatHistory, withKeys("bar"), isExcludeRec),
+		actEntry("inns", schema.SectionChatHistory, withKeys("tavern，inn")),
 	}, chat: actChat("old news", "a knight with a spell", "who runs this tavern? I ask, because I am thirsty after the long road")}
 	c.vars = map[string]any{"phase": "act1"}
 	act := runActivate(t, c)
@@ -280,13 +284,15 @@ func TestActivateExplain(t *testing.T) {
 		"maren":  {`keyword "maren" matched in the content of entry stag (recursion level 1): “Maren keeps the bar.”`},
 		"off":    {`disabled (enabled: false): never sent`},
 		"act2":   {`left out: condition phase eq "act2" is false (phase is "act1", from the variables file)`},
-		"order":  {`keyword "knight" matched in message:1: “a knight with a spell”, but secondary logic NOT_ANY fails in that message: "spell" matched ("mage" did not)`},
+		"order":  {`keyword "knight" matched in message:1: “a knight with a spell”, but secondary logic NOT_ANY fails in the scan window: "spell" matched ("mage" did not)`},
 		"far":    {`no keyword matched in the 3 messages of the transcript (scan window 3)`},
 		"rules":  {`always sent (alwaysSend defaults to true in section system-presets)`},
 		"woods":  {`constant entry (chat-history with alwaysSend: true): sent without keywords`},
 		"lonely": {`left out: a chat-history entry without keywords is sent only with alwaysSend: true`},
 		"bar": {`no keyword matched in the 3 messages of the transcript (scan window 3)`,
 			`keyword "bar" matched in the content of entry stag, but this entry has excludeRecursion: only chat messages can activate it`},
+		"inns": {`no keyword matched in the 3 messages of the transcript (scan window 3)`,
+			`keyword "tavern，inn" is 2 keywords joined by "，": it matches only where the whole text is written, never on "tavern" alone (lint: joined-keywords; lore lint --fix splits it)`},
 	}
 	if len(act.Why) != len(c.entries) {
 		t.Errorf("Why has %d entries, want %d", len(act.Why), len(c.entries))
@@ -352,7 +358,7 @@ func TestActivateExplainRecursionAndWindow(t *testing.T) {
 			`keyword "gamma" matched in the content of entry b, but that would be recursion level 2, above recursionLimit 1`},
 		"r": {`no keyword matched in the last 3 messages (scan window)`,
 			`keyword "rho" matched in the content of entry p, but p has preventRecursion: its content activates nothing`},
-		"s": {`keyword "sigma" matched in message:3: “sigma x”, but secondary logic AND_ALL fails in that message: "x" matched ("y" did not)`},
+		"s": {`keyword "sigma" matched in message:3: “sigma x”, but secondary logic AND_ALL fails in the scan window: "x" matched ("y" did not)`},
 		"o": {`no keyword matched in the last 3 messages (scan window)`,
 			`keyword "omega" matched in message:1, before the scan window: “beta of omega”`},
 	}
@@ -450,11 +456,11 @@ func TestRecursionHub(t *testing.T) {
 			hub = a
 		}
 	}
-	if hub == nil || hub.Level != 1 || len(hub.Parents) != n {
+	if hub == nil || hub.Level != 1 || len(hub.ParentLists) != 1 || len(hub.ParentLists[0]) != n {
 		t.Fatalf("hub: %+v", hub)
 	}
 	seen := map[string]bool{}
-	for _, p := range hub.Parents {
+	for _, p := range hub.ParentLists[0] {
 		if seen[p] {
 			t.Fatalf("parent %s recorded twice", p)
 		}

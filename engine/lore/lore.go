@@ -173,7 +173,7 @@ func explain(in *render.Input, act *Activation, idx entryIndex, pieces, kept []r
 		x := &render.Explanation{}
 		if act != nil {
 			if w := act.Why[e.ID]; w != nil {
-				x.Active = w.Active
+				x.Active, x.Level = w.Active, w.Level
 				x.Reasons = append(x.Reasons, w.Reasons...)
 			}
 		}
@@ -237,11 +237,8 @@ func budgetReason(p render.Piece, r *render.Report) string {
 	if r != nil {
 		if sec := r.Section(p.Section); sec != nil {
 			budget = sec.Budget
-			for _, n := range sec.Notes {
-				if n.Key == p.Key && !n.Cut {
-					why = fmt.Sprintf("%s (it has %d tokens)", n.Why, n.Tokens)
-					break
-				}
+			if n := r.Note(p.Section, p.Key, false); n != nil {
+				why = fmt.Sprintf("%s (it has %d tokens)", n.Why, n.Tokens)
 			}
 		}
 	}
@@ -262,12 +259,8 @@ func requiredCap(r *render.Report) int {
 // cutReason says how much of a cut entry is left.
 func cutReason(p render.Piece, r *render.Report) string {
 	if r != nil {
-		if sec := r.Section(p.Section); sec != nil {
-			for _, n := range sec.Notes {
-				if n.Key == p.Key && n.Cut {
-					return fmt.Sprintf("in the prompt, but cut at its end from %d to %d tokens to fit the Required cap (%d tokens)", n.Tokens, n.Kept, r.RequiredCap)
-				}
-			}
+		if n := r.Note(p.Section, p.Key, true); n != nil {
+			return fmt.Sprintf("in the prompt, but cut at its end from %d to %d tokens to fit the Required cap (%d tokens)", n.Tokens, n.Kept, r.RequiredCap)
 		}
 	}
 	return "in the prompt, but cut at its end to fit the Required cap"

@@ -224,3 +224,48 @@ func FuzzRender(f *testing.F) {
 		}
 	})
 }
+
+// TestRecursionFromAnotherSection: a card activated by the content of a
+// keyword-activated entry of another section is in the prompt when that
+// parent is (issue: the budget dropped it as "activated only through cards
+// that were left out"), at recursion level 1.
+func TestRecursionFromAnotherSection(t *testing.T) {
+	gate := ent("gate", schema.SectionSystemPresets, 0, "The dragon guards the ledger.")
+	gate.AlwaysSend, gate.Keywords = false, kw("dragon")
+	ledger := ent("ledger", schema.SectionChatHistory, 0, "The ledger lists every debt.")
+	ledger.Keywords = kw("ledger")
+	book := &schema.Lorebook{Entries: []*schema.Entry{gate, ledger}}
+	tr := &schema.Transcript{Messages: []schema.Message{{Role: "user", Content: "I see a dragon."}}}
+	res, err := Render(input(book, tr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := res.InPrompt("ledger")
+	if a == nil {
+		t.Fatalf("ledger is not in the prompt: %q", res.Explain["ledger"].Reasons)
+	}
+	if a.Recursion != 1 || a.Trigger.In != "entry:gate" {
+		t.Errorf("ledger: recursion %d, trigger %+v; want level 1 from entry:gate", a.Recursion, a.Trigger)
+	}
+	if x := res.Explain["ledger"]; !x.Active || x.Level != 1 {
+		t.Errorf("explanation: active %v, level %d; want active at level 1", x.Active, x.Level)
+	}
+
+	// When the parent is left out (Required over a tiny cap), the card goes
+	// with it, and --explain still says the level it activated at.
+	in := input(book, tr)
+	in.Settings.ContextTokens, in.Settings.ResponseReserve = 12, 0
+	res, err = Render(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.InPrompt("gate") != nil || res.InPrompt("ledger") != nil {
+		t.Fatalf("gate and ledger should be left out with a 12-token context: %+v", res.Activated)
+	}
+	if x := res.Explain["ledger"]; !x.Active || x.Level != 1 {
+		t.Errorf("left-out ledger: active %v, level %d; want active at level 1", x.Active, x.Level)
+	}
+	if got := strings.Join(res.Explain["ledger"].Reasons, "\n"); !strings.Contains(got, "activated only through entries that were left out") {
+		t.Errorf("reasons do not say the parent was left out:\n%s", got)
+	}
+}

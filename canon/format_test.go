@@ -1,4 +1,4 @@
-package formats
+package canon
 
 import (
 	"bytes"
@@ -44,7 +44,7 @@ func TestFormatGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, strings.Replace(in, ".in.", ".out.", 1), out)
+			checkGolden(t, strings.Replace(in, ".in.", ".out.", 1), out)
 			p2 := fmtCopy(t, t.TempDir(), "book"+ext, out)
 			_, again, err := FormatFile(p2, RoleAuto)
 			if err != nil {
@@ -126,9 +126,9 @@ func TestFormatRefuses(t *testing.T) {
 	}
 }
 
-// TestVerifyFormatNamesFirstDifference simulates a formatter bug: an output
+// TestVerifyNamesFirstDifference simulates a formatter bug: an output
 // that says something else is refused, naming the file and the difference.
-func TestVerifyFormatNamesFirstDifference(t *testing.T) {
+func TestVerifyNamesFirstDifference(t *testing.T) {
 	orig := "id: e\nsection: chat-history\ncontent: x # note\nkeywords: [a, b]\n"
 	for _, tc := range []struct{ out, want string }{
 		{"id: e\nsection: chat-history\ncontent: y # note\nkeywords: [a, b]\n", `content: "x" became "y"`},
@@ -138,7 +138,7 @@ func TestVerifyFormatNamesFirstDifference(t *testing.T) {
 		{"id: e\nsection: chat-history # note\ncontent: x\nkeywords: [a, b]\n", `comment "# note" of content moved`},
 		{"id: e\nsection: chat-history\ncontent: x # note\nkeywords: [a, b]\n", ""},
 	} {
-		err := VerifyFormat("dir/e.yaml", []byte(orig), []byte(tc.out))
+		err := verify("dir/e.yaml", []byte(orig), []byte(tc.out))
 		if tc.want == "" {
 			if err != nil {
 				t.Errorf("identical text refused: %v", err)
@@ -166,22 +166,22 @@ func TestDiffLorebooks(t *testing.T) {
 	b.Entries[0].Keywords[0].Pos.Line = 9
 	b.Entries[0].Fields["id"] = schema.Pos{Line: 7}
 	b.Path, b.Files = "elsewhere", []string{"elsewhere"}
-	if d := DiffLorebooks(a, b); d != "" {
+	if d := diffLorebooks(a, b); d != "" {
 		t.Fatalf("positions only, got difference %q", d)
 	}
 	three := 3
 	b.Entries[0].Depth = &three
-	if d := DiffLorebooks(a, b); !strings.Contains(d, `entry 1 (id "a").Depth: 2 became 3`) {
+	if d := diffLorebooks(a, b); !strings.Contains(d, `entry 1 (id "a").Depth: 2 became 3`) {
 		t.Errorf("got %q", d)
 	}
 	b = mk()
 	b.Manifest.Settings.ContextTokens = 1
-	if d := DiffLorebooks(a, b); !strings.Contains(d, "manifest.Settings.ContextTokens") {
+	if d := diffLorebooks(a, b); !strings.Contains(d, "manifest.Settings.ContextTokens") {
 		t.Errorf("got %q", d)
 	}
 	b = mk()
 	b.Entries[0].Fields["depth"] = schema.Pos{}
-	if d := DiffLorebooks(a, b); !strings.Contains(d, "Fields: keys [id] became [depth id]") {
+	if d := diffLorebooks(a, b); !strings.Contains(d, "Fields: keys [id] became [depth id]") {
 		t.Errorf("got %q", d)
 	}
 }
@@ -225,7 +225,7 @@ func TestFormatFixtures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := DiffLorebooks(before, after); d != "" {
+		if d := diffLorebooks(before, after); d != "" {
 			t.Errorf("%s: formatting changed the lorebook: %s", book, d)
 		}
 	}
@@ -260,9 +260,11 @@ func FuzzFmt(f *testing.F) {
 	more, _ := filepath.Glob(filepath.Join("..", "fixtures", "eldoria", "book", "*", "*.yaml"))
 	seeds = append(append(seeds, more...), filepath.Join("..", "fixtures", "sakura", "book.yaml"))
 	for _, s := range seeds {
-		if data, err := os.ReadFile(s); err == nil {
-			f.Add(data, strings.HasSuffix(s, ".json"))
+		data, err := os.ReadFile(s)
+		if err != nil {
+			f.Fatal(err) // in-repo fixtures are never optional
 		}
+		f.Add(data, strings.HasSuffix(s, ".json"))
 	}
 	f.Add([]byte("- id: a\n  section: examples\n  content: \"x\\n\\n  y \"\n  # c\n"), false)
 	f.Fuzz(func(t *testing.T, data []byte, asJSON bool) {
@@ -290,7 +292,7 @@ func FuzzFmt(f *testing.F) {
 		if err != nil {
 			t.Fatalf("formatted text does not load: %v\n%s", err, out)
 		}
-		if d := DiffLorebooks(before, after); d != "" {
+		if d := diffLorebooks(before, after); d != "" {
 			t.Fatalf("formatting changed the lorebook: %s\n%s", d, out)
 		}
 		_, again, err := FormatFile(p2, RoleAuto)
@@ -336,9 +338,11 @@ func TestFormatMutations(t *testing.T) {
 		filepath.Join("..", "fixtures", "sakura", "book.yaml"))
 	var inputs [][]byte
 	for _, s := range seeds {
-		if d, err := os.ReadFile(s); err == nil {
-			inputs = append(inputs, d)
+		d, err := os.ReadFile(s)
+		if err != nil {
+			t.Fatal(err) // in-repo fixtures are never optional
 		}
+		inputs = append(inputs, d)
 	}
 	toks := []string{"\n", " ", "  ", "#", "# c\n", "\n\n", "- ", ": ", "|", "|+", "|-", ">", "\"", "'",
 		"[", "]", "{", "}", ",", "\t", "  # x\n", "\n# foot\n", "\\n", "null", "~", "\n  \n"}
@@ -384,7 +388,7 @@ func TestFormatMutations(t *testing.T) {
 		if err != nil {
 			t.Fatalf("formatted text does not load: %v\n%s\n--- formatted ---\n%s", err, d, out)
 		}
-		if df := DiffLorebooks(before, after); df != "" {
+		if df := diffLorebooks(before, after); df != "" {
 			t.Fatalf("formatting changed the lorebook: %s\n%s\n--- formatted ---\n%s", df, d, out)
 		}
 		if _, again, err := FormatFile(p2, RoleAuto); err != nil || !bytes.Equal(again, out) {
@@ -395,4 +399,22 @@ func TestFormatMutations(t *testing.T) {
 		t.Fatal("no edited input was formatted: the test tests nothing")
 	}
 	t.Logf("%d of %d edited inputs formatted", formatted, n)
+}
+
+// TestFormatFileKeepsBOMInOrig: FormatFile's orig is the file as read, a
+// byte-order mark included, and the formatted text has none, so fmt --check
+// reports such a file and -w removes the mark.
+func TestFormatFileKeepsBOMInOrig(t *testing.T) {
+	data := []byte("\xef\xbb\xbfid: a\ncontent: x\nsection: examples\n")
+	p := fmtCopy(t, t.TempDir(), "e.yaml", data)
+	orig, out, err := FormatFile(p, RoleAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(orig, data) {
+		t.Errorf("orig %q, want the file as read", orig)
+	}
+	if want := "id: a\ncontent: x\nsection: examples\n"; string(out) != want {
+		t.Errorf("out %q, want %q", out, want)
+	}
 }
