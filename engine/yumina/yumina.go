@@ -174,16 +174,6 @@ func activatedOut(msgs []render.Message, a *activator) []render.ActivatedOut {
 	return out
 }
 
-// keywordText is keyword k as the lorebook writes it.
-func (a *activator) keywordText(k int) string {
-	kw := a.kws[k]
-	e := a.es[kw.entry]
-	if kw.secondary {
-		return e.SecondaryKeywords[kw.k].Text
-	}
-	return e.Keywords[kw.k].Text
-}
-
 // report is the token report: the whole prompt, and Yumina's one budget, the
 // matched entries' share.
 func report(in *render.Input, s settings, b budgeted, msgs []render.Message) *render.Report {
