@@ -177,8 +177,10 @@ func activatedOut(msgs []render.Message, a *activator) []render.ActivatedOut {
 // report is the token report: the whole prompt, and Yumina's one budget, the
 // matched entries' share.
 func report(in *render.Input, s settings, b budgeted, msgs []render.Message) *render.Report {
+	// Yumina has no Required part: everything available is the rest.
+	avail := max(0, s.maxContext-in.Settings.ResponseReserve)
 	r := &render.Report{Tokenizer: in.Counter.Name(), ContextTokens: s.maxContext,
-		Available: max(0, s.maxContext-in.Settings.ResponseReserve), Reserve: in.Settings.ResponseReserve}
+		Available: avail, Reserve: in.Settings.ResponseReserve, Remainder: avail}
 	for _, m := range msgs {
 		r.Total += in.Counter.Count(m.Content)
 	}
