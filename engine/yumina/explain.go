@@ -103,7 +103,7 @@ func (w *why) placement(e *entry) []string {
 	}
 	var out []string
 	if e.Role == roleExample {
-		if w.res.InPrompt(e.ID) == nil {
+		if !w.sentAt(e.ID, render.StepExamples) {
 			out = append(out, "role example, but no {{user}}: or {{char}}: line was found in it: nothing is sent")
 		} else {
 			out = append(out, "role example: sent as example dialogue")
@@ -127,6 +127,16 @@ func (w *why) placement(e *entry) []string {
 		out = append(out, "sent in the system messages, joined with the system-role entries next to it")
 	}
 	return out
+}
+
+// sentAt reports whether a message of that step names the entry.
+func (w *why) sentAt(id string, step int) bool {
+	for _, m := range w.res.Messages {
+		if m.Step == step && slices.Contains(m.Sources, id) {
+			return true
+		}
+	}
+	return false
 }
 
 // matched describes a keyword activation.

@@ -223,6 +223,7 @@ entries:
   - {id: peace, section: chat-history, keywords: [gate], secondaryKeywords: [war], secondaryKeywordLogic: NOT_ANY, content: Peace.}
   - {id: strict, section: chat-history, keywords: [gate], conditions: [{variableId: hp, operator: eq, value: "10"}], content: Strict.}
   - {id: duel, section: examples, role: example, keywords: [gate], content: "<START>\n{{user}}: Hi."}
+  - {id: prose, section: chat-history, role: example, alwaysSend: true, depth: 1, content: No speakers here.}
 `
 	r := renderFiles(t, book, "messages:\n  - {role: user, content: the gate of war}\n", "")
 	want := map[string]string{
@@ -236,6 +237,7 @@ entries:
 		"peace":   "secondary logic NOT_ANY fails",
 		"strict":  "a number and a string never match",
 		"duel":    "a matched one is not sent",
+		"prose":   "no {{user}}: or {{char}}: line was found in it",
 	}
 	for id, s := range want {
 		x := r.res.Explain[id]
