@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
@@ -303,4 +304,30 @@ func TestPrefilter(t *testing.T) {
 			t.Errorf("%s: seen %v on a text without its literal", kw, sc.seen[k])
 		}
 	}
+}
+
+// The JavaScript folds never panic, agree with x/text on valid text, and map
+// every normalised byte back inside the original text, in order.
+func FuzzJSFolds(f *testing.F) {
+	for _, s := range []string{"ΟΔΥΣΣΕΥΣ", "İstanbul", "ﬁre ＴＡＶＥＲＮ", "a'Σ.", "\xff\xfe", "龙 K ß"} {
+		f.Add(s)
+	}
+	lower := cases.Lower(language.Und)
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, n := range []normalized{jsLower(s), jsIgnoreCase(s)} {
+			last := 0
+			for i := range n.text {
+				a, b := n.original(i, i+1)
+				if a < last || a > b || b > len(s) {
+					t.Fatalf("%q: byte %d maps to %d..%d", s, i, a, b)
+				}
+				last = a
+			}
+		}
+		if utf8.ValidString(s) {
+			if got, want := JSLower(s), lower.String(s); got != want {
+				t.Fatalf("JSLower(%q) = %q, x/text %q", s, got, want)
+			}
+		}
+	})
 }
