@@ -73,7 +73,9 @@ func TestExportErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"export", src}, "--to is required"},
-		{[]string{"export", src, "--to", "novelai"}, "--to must be sillytavern or card-v3"},
+		{[]string{"export", src, "--to", "kobold"}, "--to must be sillytavern, card-v2, card-v3, charx, novelai"},
+		{[]string{"export", src, "--to", "novelai", "--asset", "x.png"}, "--asset goes with --to charx"},
+		{[]string{"export", src, "--to", "novelai", "--format", "yaml"}, "the loss report is text or json"},
 		{[]string{"export", src, "--to", "sillytavern", "-o", src}, "is the input"},
 		{[]string{"export", filepath.Join(formatFixtures, "card_truncated.png"), "--to", "sillytavern"}, "truncated"},
 	} {
@@ -83,12 +85,12 @@ func TestExportErrors(t *testing.T) {
 	}
 }
 
-// TestExportNotes: what a target cannot hold is said on stderr, not dropped
-// silently; the exit code stays 0.
+// TestExportNotes: what a target cannot hold is said on stderr, entry by
+// entry, not dropped silently; the exit code stays 0.
 func TestExportNotes(t *testing.T) {
 	_, errs, code := runConvert(t, "export", "../fixtures/eldoria/book", "--to", "sillytavern")
-	if code != 0 || !strings.Contains(errs, "greeting entries are the chat's opening message") ||
-		!strings.Contains(errs, "have conditions on variables") {
+	if code != 0 || !strings.Contains(errs, "dropped entry: the chat's opening message is no world info") ||
+		!strings.Contains(errs, "dropped conditions: SillyTavern has no variables") {
 		t.Errorf("exit %d, stderr:\n%s", code, errs)
 	}
 }

@@ -47,6 +47,6 @@ func BenchmarkExportST5000(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		ExportSillyTavern(lb)
+		exportSillyTavern(lb)
 	}
 }

@@ -181,7 +181,7 @@ func TestCardV3ExportRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, _ := ExportCardV3(lb)
+			out := exportCard(lb, FormatCardV3)
 			path := filepath.Join(t.TempDir(), "card.json")
 			if err := os.WriteFile(path, out, 0o644); err != nil {
 				t.Fatal(err)

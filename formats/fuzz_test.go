@@ -21,8 +21,9 @@ func addSeeds(f *testing.F) {
 	}
 }
 
-// FuzzOpen (the byte-level core of Open): no input makes detection or conversion panic, and whatever
-// converts can be written.
+// FuzzOpen (the byte-level core of Open): no input makes detection or
+// conversion panic, whatever converts can be written, and every export of
+// it imports again.
 func FuzzOpen(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -36,8 +37,15 @@ func FuzzOpen(f *testing.F) {
 			if _, err := EncodeLorebook(lb, YAML); err != nil {
 				t.Fatalf("converted but not writable: %v", err)
 			}
-			ExportSillyTavern(lb)
-			ExportCardV3(lb)
+			for _, target := range Targets {
+				out, _, err := Export(lb, target, nil)
+				if err != nil {
+					t.Fatalf("export to %s: %v", target, err)
+				}
+				if _, _, err := Convert("again", out); err != nil {
+					t.Fatalf("export to %s does not import: %v\n%s", target, err, out)
+				}
+			}
 		}
 	})
 }

@@ -33,7 +33,6 @@ type stView struct {
 	excludeRecursion, preventRecursion    *jnode
 	matchWholeWords                       *jnode
 	enabledInverse                        bool // disable is really "enabled" (cards)
-	get                                   func(names ...string) *jnode
 }
 
 // stResult says which source fields the mapping consumed, so the caller keeps
@@ -98,10 +97,9 @@ func (im *importer) mapST(v stView, fallbackID string) stResult {
 			use(v.depth)
 		}
 	case stOutlet:
+		// Reached only through {{outlet::name}}, which lore does not
+		// expand: imported disabled; disable stays kept for export.
 		outlet = true
-		im.note("outlet", v.position, "SillyTavern outlet entries (position 7) are only reached through {{outlet::name}} macros, which lore does not expand: imported disabled, outletName kept under extensions.%s", im.format)
-	default:
-		im.note("position", v.position, "unknown SillyTavern position %d: imported as a chat-history entry, the original kept under extensions.%s", position, im.format)
 	}
 
 	e := im.newEntry(v.obj, section)
@@ -143,13 +141,10 @@ func (im *importer) mapST(v stView, fallbackID string) stResult {
 					e.SecondaryKeywordLogic = stLogic[l]
 					use(v.selectiveLogic)
 					im.field(e, "secondaryKeywordLogic", v.selectiveLogic)
-				} else {
-					im.note("selectiveLogic", v.selectiveLogic, "unknown selectiveLogic %d: AND_ANY used, the original kept under extensions.%s", l, im.format)
-				}
+				} // else AND_ANY; the unknown number stays kept for export
+
 			}
-		} else {
-			im.note("non-selective", v.keysecondary, "secondary keys of entries with selective: false are inactive in SillyTavern: kept under extensions.%s, not as secondaryKeywords", im.format)
-		}
+		} // else inactive in SillyTavern as in lore: kept for export
 	} else if v.keysecondary.is(jArr) {
 		use(v.keysecondary)
 		if l, ok := intOf(v.selectiveLogic); ok && l == 0 {
@@ -176,79 +171,5 @@ func (im *importer) mapST(v stView, fallbackID string) stResult {
 		use(v.comment)
 	}
 	e.ID = im.entryID(comment, e.Keywords, fallbackID)
-	im.noteSTExtras(v)
 	return stResult{entry: e, consumed: used}
-}
-
-// noteSTExtras reports, once per kind, ST features lore has no place for,
-// when the entry uses them (a field at its no-op default is not reported).
-func (im *importer) noteSTExtras(v stView) {
-	g := v.get
-	truthy := func(n *jnode) bool {
-		if n == nil {
-			return false
-		}
-		switch n.kind {
-		case jBool:
-			return n.b
-		case jNum:
-			return n.num != 0
-		case jStr:
-			return n.str != ""
-		case jArr:
-			return len(n.arr) > 0
-		case jObj:
-			return len(n.keys) > 0
-		}
-		return false
-	}
-	ext := "extensions." + im.format
-	if p := g("probability"); p != nil {
-		use := g("useProbability", "use_probability")
-		if f, ok := p.numOf(); ok && f < 100 && (use == nil || truthy(use)) {
-			im.note("probability", p, "activation probability (probability/useProbability) has no place in lore, which is deterministic: kept under %s", ext)
-		}
-	}
-	if n := g("group"); truthy(n) {
-		im.note("group", n, "inclusion groups (group, groupOverride, groupWeight, useGroupScoring) have no place in lore: kept under %s", ext)
-	}
-	for _, k := range [][]string{{"sticky"}, {"cooldown"}, {"delay"}} {
-		if n := g(k...); truthy(n) {
-			im.note("timed", n, "timed effects (sticky, cooldown, delay) have no place in lore: kept under %s", ext)
-		}
-	}
-	if n := g("delayUntilRecursion", "delay_until_recursion"); truthy(n) {
-		im.note("delayUntilRecursion", n, "delayUntilRecursion has no place in lore: kept under %s", ext)
-	}
-	if n := g("scanDepth", "scan_depth"); n.is(jNum) {
-		im.note("scanDepth", n, "per-entry scanDepth has no place in lore (lore's budget sets the scan window): kept under %s", ext)
-	}
-	if n := g("caseSensitive", "case_sensitive"); truthy(n) {
-		im.note("caseSensitive", n, "caseSensitive: true has no place in lore (matching is case-insensitive): kept under %s", ext)
-	}
-	if n := g("outletName", "outlet_name"); truthy(n) {
-		im.note("outletName", n, "outlet names have no place in lore: kept under %s", ext)
-	}
-	if n := g("automationId", "automation_id"); truthy(n) {
-		im.note("automationId", n, "automation ids have no place in lore: kept under %s", ext)
-	}
-	if n := g("vectorized"); truthy(n) {
-		im.note("vectorized", n, "vector-matched entries have no place in lore: kept under %s (keywords still apply)", ext)
-	}
-	if n := g("triggers"); truthy(n) {
-		im.note("triggers", n, "generation-type triggers have no place in lore: kept under %s", ext)
-	}
-	if n := g("ignoreBudget", "ignore_budget"); truthy(n) {
-		im.note("ignoreBudget", n, "ignoreBudget has no place in lore (lore's budget decides what fits): kept under %s", ext)
-	}
-	for _, k := range [][]string{{"matchPersonaDescription", "match_persona_description"}, {"matchCharacterDescription", "match_character_description"},
-		{"matchCharacterPersonality", "match_character_personality"}, {"matchCharacterDepthPrompt", "match_character_depth_prompt"},
-		{"matchScenario", "match_scenario"}, {"matchCreatorNotes", "match_creator_notes"}} {
-		if n := g(k...); truthy(n) {
-			im.note("matchSources", n, "scanning character fields for keywords (match* options) has no place in lore: kept under %s", ext)
-		}
-	}
-	if n := g("characterFilter"); n.is(jObj) && (truthy(n.get("names")) || truthy(n.get("tags"))) {
-		im.note("characterFilter", n, "character filters have no place in lore: kept under %s", ext)
-	}
 }
