@@ -123,10 +123,13 @@ func stKept(e *schema.Entry) map[string]any {
 	if id, ok := card["id"]; ok {
 		st["uid"] = id
 	}
-	for _, k := range []string{"selective", "case_sensitive", "comment", "content"} {
+	for _, k := range []string{"selective", "case_sensitive", "comment", "content", "lineEndings"} {
 		if v, ok := card[k]; ok {
 			st[snakeToCamel(k)] = v
 		}
+	}
+	if v, ok := card["secondary_keys"]; ok {
+		st["keysecondary"] = v // kept when inactive (selective: false)
 	}
 	if en, ok := card["enabled"].(bool); ok {
 		st["disable"] = !en // kept only when lore did not map it (outlets)

@@ -251,10 +251,7 @@ func cardEntry(e *schema.Entry, i int, format string) map[string]any {
 // they came, and, in a V3 card, the @@decorators taken off at import back
 // on top (a V2 card has no decorators: its readers would send them as text).
 func cardContent(st, kept map[string]any, from, format string) string {
-	content, _ := st["content"].(string)
-	if kept != nil {
-		content = originalContent(kept, content)
-	}
+	content, _ := st["content"].(string) // line ends restored by stSetMapped
 	ds, _ := kept["decorators"].([]any)
 	if from == "" || format == FormatCardV2 || len(ds) == 0 {
 		return content

@@ -78,6 +78,7 @@ func exportLosses(lb *schema.Lorebook, target string, assets []Asset, data []byt
 			continue
 		}
 		x.modelFields(e, ids[e])
+		x.content(e)
 		x.placement(e)
 		if target == FormatNovelAI {
 			x.novelAI(e, index, places[e])
@@ -157,6 +158,23 @@ func (x *exportLosser) modelFields(e *schema.Entry, backID string) {
 		x.add(e, "id", e.ID, backID, LossChanged, x.tool+" has no ids: lore makes one from the name and keywords, and it comes out different",
 			"name the entry after its id")
 	}
+}
+
+// content: a V3 card reads lines starting @@ at the top of an entry's
+// content as decorators; lore's text that starts so is taken for them.
+func (x *exportLosser) content(e *schema.Entry) {
+	if x.target != FormatCardV3 && x.target != FormatCharX || !strings.HasPrefix(e.Content, "@@") {
+		return
+	}
+	if _, kept := cardOrigin(e); kept != nil {
+		if ds, ok := kept["decorators"].([]any); ok && len(ds) > 0 {
+			return // the card's own decorators went back on top; lore's text follows them
+		}
+	}
+	line, _, _ := strings.Cut(e.Content, "\n")
+	x.add(e, "content", line, "decorator", LossChanged,
+		"a V3 card reads lines starting with @@ at the top of the content as decorators, not as text",
+		"start the content with another line")
 }
 
 // roleMatters: a role lore acts on (greeting, example, a written
