@@ -134,6 +134,10 @@ func readZipFile(f *zip.File) ([]byte, error) {
 	}
 	defer rc.Close()
 	b, err := io.ReadAll(io.LimitReader(rc, int64(f.UncompressedSize64)+1))
+	if errors.Is(err, zip.ErrFormat) || errors.Is(err, zip.ErrChecksum) {
+		// archive/zip stops a file that inflates past its declared size.
+		return nil, &CharXError{fmt.Sprintf("%s does not inflate to the %d bytes it declares (a zip bomb, or a corrupt file): refused", f.Name, f.UncompressedSize64)}
+	}
 	if err != nil {
 		return nil, &CharXError{f.Name + ": " + err.Error()}
 	}
@@ -186,6 +190,7 @@ func convertCharX(file string, data []byte) (*schema.Lorebook, []diag.Diagnostic
 			lb.Manifest.Extensions = map[string]any{}
 		}
 		lb.Manifest.Extensions[FormatCharX] = map[string]any{"files": others}
+		ds = diag.Sort(append(ds, lossNotes(charxLosses(&lb.Manifest, file))...))
 	}
 	return lb, ds, nil
 }

@@ -298,6 +298,12 @@ func exportSillyTavern(lb *schema.Lorebook) []byte {
 			}
 		}
 	}
+	switch b, kept := root.vals["recursive_scanning"].(bool); {
+	case lb.Manifest.Settings.RecursionLimit == 0:
+		root.set("recursive_scanning", false) // lore reads it back; ST's recursion is a global setting
+	case kept && !b:
+		root.set("recursive_scanning", true) // lore's setting was changed since
+	}
 	ents := newObject()
 	for _, st := range stEntries(lb) {
 		ents.set(uidString(st["uid"]), orderedST(st))

@@ -107,8 +107,14 @@ func (im *importer) keptName(parent, key string) string {
 // prints the whole loss report instead).
 func (im *importer) finish() {
 	im.keepCRLF()
+	im.diags = append(im.diags, lossNotes(ImportLosses(im.lb))...)
+}
+
+// lossNotes is one info diagnostic per kind of loss, at its first occurrence.
+func lossNotes(ls []Loss) []diag.Diagnostic {
+	var out []diag.Diagnostic
 	seen := map[string]bool{}
-	for _, l := range ImportLosses(im.lb) {
+	for _, l := range ls {
 		kind := l.Field + "\x00" + l.Reason
 		if seen[kind] {
 			continue
@@ -118,8 +124,9 @@ func (im *importer) finish() {
 		if what == "" {
 			what = "entry"
 		}
-		im.diags = append(im.diags, diag.New(l.Pos, diag.Info, "import", "%s (%s, %s; lore import lists every entry)", l.Reason, what, l.Kind))
+		out = append(out, diag.New(l.Pos, diag.Info, "import", "%s (%s, %s; lore import lists every entry)", l.Reason, what, l.Kind))
 	}
+	return out
 }
 
 // newEntry starts an entry at n with lore's defaults.

@@ -380,6 +380,8 @@ func (x *exportLosser) settings() {
 	case s.RecursionLimit == 0 && x.target == FormatNovelAI:
 		x.add(nil, "settings.recursionLimit", 0, "nonStoryActivatable: false", LossChanged,
 			"written as nonStoryActivatable: false on every entry, which reads back as excludeRecursion: true", "")
+	case s.RecursionLimit == 0 && isCard(x.target):
+		// A card book's recursive_scanning: false, read back as 0.
 	case s.RecursionLimit == 0:
 		x.add(nil, "settings.recursionLimit", 0, "recursive_scanning: false", LossChanged,
 			"written as recursive_scanning: false, which lore reads back but SillyTavern ignores (its recursion is a global setting)",

@@ -3,6 +3,7 @@ package formats
 import (
 	"strings"
 
+	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -356,6 +357,24 @@ func (k kept) risuLosses() []Loss {
 	return out
 }
 
+// charxLosses are the files of a .charx that lore does not import.
+func charxLosses(mf *schema.Manifest, file string) []Loss {
+	x, _ := mf.Extensions[FormatCharX].(map[string]any)
+	files, _ := x["files"].([]any)
+	var out []Loss
+	for _, fl := range files {
+		m, _ := fl.(map[string]any)
+		p, _ := m["path"].(string)
+		reason := "a file of the archive: lore keeps the card's text, not its assets"
+		if p == "module.risum" {
+			reason = "RisuAI module (its own lorebook, regex and triggers): lore cannot read its RPack encoding, which RisuAI does not document"
+		}
+		out = append(out, Loss{Field: "asset", Value: p, Kind: LossDropped, Reason: reason,
+			Fix: "export --to charx from the .charx itself carries it", Pos: diag.Pos{File: file}})
+	}
+	return out
+}
+
 // bookImportLosses are the book-level features lore does not act on: book
 // settings of ST and card books, a card's other greetings, its character's
 // note and regex scripts, NovelAI's category and lorebook settings.
@@ -409,6 +428,8 @@ func bookImportLosses(lb *schema.Lorebook) []Loss {
 					"regex scripts rewrite text in SillyTavern; lore runs none",
 					"write what they do as manifest transforms")
 			}
+		case FormatCharX:
+			out = append(out, charxLosses(mf, lb.Path)...)
 		case FormatNovelAI:
 			if s, ok := x["settings"].(map[string]any); ok && s["orderByKeyLocations"] == true {
 				book("settings.orderByKeyLocations", true, LossIgnored,

@@ -190,8 +190,14 @@ func manifestChanges(a, b *schema.Lorebook, target string) []change {
 	sa, sb := ma.Settings, mb.Settings
 	sa.Fields, sb.Fields = nil, nil
 	diff("settings", sa, sb)
+	charx, _ := ma.Extensions[FormatCharX].(map[string]any)
+	files, _ := charx["files"].([]any)
+	for _, f := range files {
+		m, _ := f.(map[string]any)
+		out = append(out, change{"", "asset:" + short(m["path"]), "a file of the archive", nil}) // none given here
+	}
 	for _, f := range sortedKeys(ma.Extensions) {
-		if f == FormatCharX || !restores(target, f) || stFamily[f] && f != FormatSillyTavern && !isCard(target) {
+		if f != FormatCharX && (!restores(target, f) || stFamily[f] && f != FormatSillyTavern && !isCard(target)) {
 			out = append(out, change{"", "extensions." + f, "kept", nil})
 		}
 	}
@@ -212,8 +218,8 @@ func firstNonEmpty(ss ...string) string {
 // named by a loss on that setting.
 func covered(c change, losses []Loss) bool {
 	for _, l := range losses {
-		if l.Entry == "" && l.Field == c.field && strings.HasPrefix(c.field, "extensions.") {
-			return true // "what N entries kept from F has no place in…"
+		if l.Entry == "" && (l.Field == c.field && strings.HasPrefix(c.field, "extensions.") || "asset:"+l.Value == c.field) {
+			return true // "what N entries kept from F has no place in…", a file of a .charx
 		}
 		if l.Entry != c.entry {
 			continue
