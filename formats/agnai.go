@@ -16,12 +16,7 @@ func (im *importer) importAgnai(root *jnode) {
 			im.skipped(obj, "an Agnai memory entry that is not an object was skipped")
 			continue
 		}
-		e := im.loreEntry(obj)
-		im.content(e, obj.get("entry"))
-		name := im.name(e, obj.get("name"))
-		e.Keywords = im.keywords(obj.get("keywords"))
-		im.field(e, "keywords", obj.get("keywords"))
-		im.setBool(e, &e.Enabled, "enabled", obj.get("enabled"))
+		e, name := im.plainEntry(obj, "entry", "name", "keywords")
 		// "the highest weight is rendered at the bottom": lore's position.
 		im.setInt(e, &e.Position, "position", obj.get("weight"))
 		e.ID = im.entryID(name, e.Keywords, "entry-"+strconv.Itoa(i+1))

@@ -216,11 +216,16 @@ func TestNovelAIRoundTrip(t *testing.T) {
 	}
 }
 
-// loadLore loads a lore lorebook written as JSON.
+// loadLore loads a lore lorebook written as JSON, failing on any error.
 func loadLore(t *testing.T, text string) *schema.Lorebook {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "book.json")
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+	return loadText(t, filepath.Join(t.TempDir(), "book.json"), []byte(text))
+}
+
+// loadText writes a lore file at path and loads it, failing on any error.
+func loadText(t *testing.T, path string, text []byte) *schema.Lorebook {
+	t.Helper()
+	if err := os.WriteFile(path, text, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	lb, ds, err := schema.Load(path)

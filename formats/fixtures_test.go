@@ -32,6 +32,9 @@ func TestFixturesGolden(t *testing.T) {
 		if strings.HasSuffix(f, ".png") && strings.Contains(filepath.Base(f), "_bad") || strings.Contains(f, "oversized") || strings.Contains(f, "truncated") || strings.Contains(f, "no_chara") {
 			continue // TestBrokenPNG
 		}
+		if strings.Contains(f, "traversal") {
+			continue // TestHostileCharX, convert.txtar
+		}
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			lb, ds, err := Open(f)
 			if err != nil {

@@ -152,6 +152,19 @@ func (im *importer) loreEntry(n *jnode) *schema.Entry {
 	return e
 }
 
+// plainEntry starts a world-info entry from the fields every simple format
+// has under its own names: content, name, a list of keys, enabled. It
+// returns the entry and its name.
+func (im *importer) plainEntry(obj *jnode, content, name, keys string) (*schema.Entry, string) {
+	e := im.loreEntry(obj)
+	im.content(e, obj.get(content))
+	n := im.name(e, obj.get(name))
+	e.Keywords = im.keywords(obj.get(keys))
+	im.field(e, "keywords", obj.get(keys))
+	im.setBool(e, &e.Enabled, "enabled", obj.get("enabled"))
+	return e, n
+}
+
 // name sets e's name from n when n is a non-empty string, and returns it.
 func (im *importer) name(e *schema.Entry, n *jnode) string {
 	s, _ := n.strOf()

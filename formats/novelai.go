@@ -67,13 +67,8 @@ func (im *importer) importNovelAI(root *jnode) {
 // insertionPosition -1 (the bottom) is lore's post-history, -n is depth n-2
 // (a message of lore is a line of NovelAI's story).
 func (im *importer) naiEntry(obj *jnode, i int, cats map[string]naiCategory) *schema.Entry {
-	e := im.loreEntry(obj)
+	e, name := im.plainEntry(obj, "text", "displayName", "keys")
 	e.Position = i
-	im.content(e, obj.get("text"))
-	name := im.name(e, obj.get("displayName"))
-	e.Keywords = im.keywords(obj.get("keys"))
-	im.field(e, "keywords", obj.get("keys"))
-	im.setBool(e, &e.Enabled, "enabled", obj.get("enabled"))
 	im.setBool(e, &e.AlwaysSend, "alwaysSend", obj.get("forceActivation"))
 	e.MatchWholeWords = true
 	nonStory, _ := obj.get("nonStoryActivatable").boolOf()
