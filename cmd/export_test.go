@@ -198,3 +198,31 @@ func TestExportCharX(t *testing.T) {
 		t.Errorf("stderr:\n%s", errs)
 	}
 }
+
+// TestFormatsDocExample: the loss report shown in docs/formats.md is what
+// lore prints for the corpus's Eldoria.json.
+func TestFormatsDocExample(t *testing.T) {
+	dir := os.Getenv("LORE_CORPUS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "corpus")
+	}
+	src := filepath.Join(dir, "sillytavern", "Eldoria.json")
+	if _, err := os.Stat(src); err != nil {
+		t.Skipf("corpus not found at %s (set LORE_CORPUS)", dir)
+	}
+	doc, err := os.ReadFile("../docs/formats.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cmd = "$ lore export Eldoria.json --to novelai --dry-run\n"
+	_, block, ok := strings.Cut(string(doc), cmd)
+	block, _, ok2 := strings.Cut(block, "```")
+	if !ok || !ok2 {
+		t.Fatal("docs/formats.md has no such example")
+	}
+	stdout, _, code := runConvert(t, "export", src, "--to", "novelai", "--dry-run")
+	stdout = strings.ReplaceAll(stdout, src, "Eldoria.json")
+	if code != 0 || stdout != block {
+		t.Errorf("exit %d; docs/formats.md shows\n%s\nlore prints\n%s", code, block, stdout)
+	}
+}
