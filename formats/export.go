@@ -67,6 +67,7 @@ func snakeToCamel(s string) string {
 
 func camelToSnake(s string) string {
 	var b strings.Builder
+	b.Grow(len(s) + 4)
 	for i, r := range s {
 		if r >= 'A' && r <= 'Z' {
 			if i > 0 {
@@ -89,7 +90,7 @@ func stFields(e *schema.Entry) map[string]any {
 		keptPos = int(p)
 	}
 	stSetMapped(st, e)
-	pos := stPlace(st, e, keptPos)
+	pos := stPositionFor(st, e, keptPos)
 	st["position"] = float64(pos)
 	st["disable"] = stDisable(st, e, pos)
 	for _, t := range stTemplate {
@@ -156,9 +157,7 @@ func stSetMapped(st map[string]any, e *schema.Entry) {
 	} else if _, ok := st["keysecondary"]; !ok {
 		st["keysecondary"] = []any{}
 	}
-	if c, kept := st["comment"].(string); !(kept && c == "" && e.Name == e.ID) {
-		st["comment"] = e.Name
-	}
+	st["comment"] = stComment(st, e)
 	st["content"] = originalContent(st, e.Content)
 	delete(st, "lineEndings") // lore's note, not a SillyTavern field
 	st["constant"] = e.AlwaysSend
@@ -172,6 +171,15 @@ func stSetMapped(st map[string]any, e *schema.Entry) {
 	}
 }
 
+// stComment is the comment written for e: its name, or the empty comment
+// it came with while lore's name is still the id made from nothing.
+func stComment(kept map[string]any, e *schema.Entry) any {
+	if c, ok := kept["comment"].(string); ok && c == "" && e.Name == e.ID {
+		return ""
+	}
+	return e.Name
+}
+
 func stLogicIndex(logic string) int {
 	for i, l := range stLogic {
 		if l == logic {
@@ -181,11 +189,11 @@ func stLogicIndex(logic string) int {
 	return -1
 }
 
-// stPlace decides ST's position (and depth and role, where they mean
+// stPositionFor decides ST's position (and depth and role, where they mean
 // something) from lore's section and depth; keptPos is the position the
 // entry came with, -1 for none. The section alone cannot tell 0 from 1,
 // 2 from 3, 5 from 6, so the kept position decides between them.
-func stPlace(st map[string]any, e *schema.Entry, keptPos int) int {
+func stPositionFor(st map[string]any, e *schema.Entry, keptPos int) int {
 	pos := keptPos
 	switch e.Section {
 	case schema.SectionChatHistory:
@@ -315,31 +323,43 @@ func exportSillyTavern(lb *schema.Lorebook) []byte {
 // stEntries is the ST entry of every world-info entry of lb, in order, each
 // with a unique uid: its own when free, else the lowest free number.
 func stEntries(lb *schema.Lorebook) []map[string]any {
-	used := map[string]bool{}
 	var out []map[string]any
+	var kept []any
 	for _, e := range lb.Entries {
-		if !isWorldInfo(e) {
-			continue
+		if isWorldInfo(e) {
+			st := stFields(e)
+			out = append(out, st)
+			kept = append(kept, st["uid"])
 		}
-		st := stFields(e)
-		if u := uidString(st["uid"]); u != "" && !used[u] {
+	}
+	for i, u := range stUIDs(kept) {
+		out[i]["uid"] = u
+		if _, ok := out[i]["displayIndex"]; !ok {
+			out[i]["displayIndex"] = float64(i)
+		}
+	}
+	return out
+}
+
+// stUIDs gives each entry its kept uid when it is one and free, the others
+// the lowest free numbers, in order.
+func stUIDs(kept []any) []any {
+	used := map[string]bool{}
+	out := make([]any, len(kept))
+	for i, k := range kept {
+		if u := uidString(k); u != "" && !used[u] {
 			used[u] = true
-		} else {
-			delete(st, "uid")
+			out[i] = k
 		}
-		out = append(out, st)
 	}
 	next := 0
-	for i, st := range out {
-		if _, ok := st["uid"]; !ok {
+	for i := range out {
+		if out[i] == nil {
 			for used[strconv.Itoa(next)] {
 				next++
 			}
 			used[strconv.Itoa(next)] = true
-			st["uid"] = float64(next)
-		}
-		if _, ok := st["displayIndex"]; !ok {
-			st["displayIndex"] = float64(i)
+			out[i] = float64(next)
 		}
 	}
 	return out

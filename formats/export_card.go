@@ -165,6 +165,13 @@ func cardBook(lb *schema.Lorebook, format string) map[string]any {
 // stToCard names the card-extension key ST's own card export uses for an ST
 // field; the ones it leaves in camelCase are listed as themselves.
 func stToCard(k string) string {
+	if n, ok := stCardNames[k]; ok {
+		return n
+	}
+	return cardExtName(k)
+}
+
+func cardExtName(k string) string {
 	switch k {
 	case "selectiveLogic", "useProbability", "probability", "depth", "position", "role", "group",
 		"vectorized", "sticky", "cooldown", "delay", "triggers":
@@ -172,6 +179,16 @@ func stToCard(k string) string {
 	}
 	return camelToSnake(k)
 }
+
+// stCardNames is stToCard of every field of ST's template, worked out once:
+// every entry of every export asks.
+var stCardNames = func() map[string]string {
+	m := make(map[string]string, len(stTemplate))
+	for _, t := range stTemplate {
+		m[t.key] = cardExtName(t.key)
+	}
+	return m
+}()
 
 // stCardMapped are the ST fields lore maps that live in a card entry's
 // extensions; stCardTop are the ones a card entry holds as its own fields.
@@ -228,11 +245,7 @@ func cardEntry(e *schema.Entry, i int, format string) map[string]any {
 		out["use_regex"] = false
 	}
 	if _, ok := out["id"]; !ok {
-		if u, ok := st["uid"].(float64); ok {
-			out["id"] = u
-		} else {
-			out["id"] = float64(i)
-		}
+		out["id"] = cardEntryID(st, i)
 	}
 	before := st["position"] == float64(stBeforeChar)
 	// Keep the card's own spelling ("before_char_defs" occurs) when it still says the same.
@@ -245,6 +258,15 @@ func cardEntry(e *schema.Entry, i int, format string) map[string]any {
 	}
 	out["extensions"] = ext
 	return out
+}
+
+// cardEntryID is the id of a card entry that had none: its ST uid, else
+// its place in the lorebook.
+func cardEntryID(st map[string]any, i int) any {
+	if u, ok := st["uid"].(float64); ok {
+		return u
+	}
+	return float64(i)
 }
 
 // cardContent is the entry's content as the card holds it: line ends as
@@ -266,13 +288,25 @@ func cardContent(st, kept map[string]any, from, format string) string {
 // isDefaultST reports a value that changes nothing in ST (so a card entry
 // that never had it need not grow it).
 func isDefaultST(k string, v any) bool {
-	for _, t := range stTemplate {
-		if t.key == k {
-			if t.def == nil { // "use the global setting": false and 0 change nothing either
-				return v == nil || v == false || v == 0.0
-			}
-			return fmt.Sprint(t.def) == fmt.Sprint(v)
-		}
+	def, ok := stDefaults[k]
+	switch {
+	case !ok:
+		return false
+	case def == nil: // "use the global setting": false and 0 change nothing either
+		return v == nil || v == false || v == 0.0
 	}
-	return false
+	if list, isList := def.([]any); isList {
+		got, _ := v.([]any)
+		return len(list) == 0 && got != nil && len(got) == 0
+	}
+	return v == def
 }
+
+// stDefaults is stTemplate as a map.
+var stDefaults = func() map[string]any {
+	m := make(map[string]any, len(stTemplate))
+	for _, t := range stTemplate {
+		m[t.key] = t.def
+	}
+	return m
+}()

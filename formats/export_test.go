@@ -252,3 +252,40 @@ func readJSONFile(t *testing.T, path string) (map[string]any, []byte) {
 	}
 	return out, data
 }
+
+// TestExportLinear: exporting twice the entries costs about twice the
+// allocations, to every target (the loss report included): nothing is
+// quadratic in entries. Allocation counts do not depend on the machine.
+func TestExportLinear(t *testing.T) {
+	small, _, _ := Convert("small.json", bigST(400))
+	large, _, _ := Convert("large.json", bigST(800))
+	for _, target := range Targets {
+		a := testing.AllocsPerRun(1, func() { Export(small, target, nil) })
+		b := testing.AllocsPerRun(1, func() { Export(large, target, nil) })
+		if b > 2.2*a {
+			t.Errorf("%s: %.0f allocations for 400 entries, %.0f for 800", target, a, b)
+		}
+	}
+	a := testing.AllocsPerRun(1, func() { ImportLosses(small) })
+	b := testing.AllocsPerRun(1, func() { ImportLosses(large) })
+	if b > 2.2*a {
+		t.Errorf("import losses: %.0f allocations for 400 entries, %.0f for 800", a, b)
+	}
+}
+
+// BenchmarkExport5000 exports a 5000-entry SillyTavern book to every
+// target, the loss report included.
+func BenchmarkExport5000(b *testing.B) {
+	lb, _, err := Convert("big.json", bigST(5000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, target := range Targets {
+		b.Run(target, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Export(lb, target, nil)
+			}
+		})
+	}
+}

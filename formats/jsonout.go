@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 // object is a JSON object that keeps its keys in the order they were set:
@@ -111,10 +113,29 @@ func writeNumber(b *bytes.Buffer, f float64) {
 	}
 }
 
-// writeString escapes as JSON, leaving <, > and & readable.
+// writeString escapes as JSON, leaving <, > and & readable. Most strings
+// need no escape and are copied as they are.
 func writeString(b *bytes.Buffer, s string) {
+	if plainJSON(s) {
+		b.WriteByte('"')
+		b.WriteString(s)
+		b.WriteByte('"')
+		return
+	}
 	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
 	b.Truncate(b.Len() - 1) // Encode's newline
+}
+
+// plainJSON says whether s is written in JSON as it is: valid UTF-8 with no
+// quote, backslash, control character or line/paragraph separator (which
+// encoding/json escapes).
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return utf8.ValidString(s) && !strings.Contains(s, "\u2028") && !strings.Contains(s, "\u2029")
 }

@@ -55,10 +55,10 @@ func (x *exportLosser) add(e *schema.Entry, field string, value any, target, kin
 
 // exportLosses is what exporting lb to target (sillytavern, card-v2,
 // card-v3, charx, novelai) loses or changes, entry by entry and field by
-// field; assets are the files given for a .charx, data what was written.
-func exportLosses(lb *schema.Lorebook, target string, assets []Asset, data []byte) []Loss {
+// field; assets are the files given for a .charx.
+func exportLosses(lb *schema.Lorebook, target string, assets []Asset) []Loss {
 	x := &exportLosser{lb: lb, target: target, tool: targetNames[target], lost: map[string]int{}}
-	ids := reimportIDs(lb, data)
+	ids := reimportIDs(lb, target)
 	places := map[*schema.Entry]naiPlace{}
 	if target == FormatNovelAI {
 		places = naiPlacement(lb)
@@ -154,7 +154,7 @@ func (x *exportLosser) modelFields(e *schema.Entry, backID string) {
 	if back := x.reimportRole(e); roleMatters(e) && back != e.Role {
 		x.add(e, "role", e.Role, back, LossDropped, x.tool+" has no roles for world info: it reads back as "+back, "")
 	}
-	if backID != "" && backID != e.ID {
+	if backID != e.ID {
 		x.add(e, "id", e.ID, backID, LossChanged, x.tool+" has no ids: lore makes one from the name and keywords, and it comes out different",
 			"name the entry after its id")
 	}
@@ -324,166 +324,63 @@ func (x *exportLosser) v2Drops(e *schema.Entry, m map[string]any) {
 	}
 }
 
-// book: the manifest's fields and settings, the book-level data of other
-// formats, and the assets of a card.
-func (x *exportLosser) book(assets []Asset) {
-	mf := &x.lb.Manifest
-	nai := x.target == FormatNovelAI
-	if mf.Character != "" && !isCard(x.target) {
-		x.add(nil, "character", mf.Character, "", LossDropped, "world-info books have no character", "")
-	}
-	if nai && mf.Description != "" {
-		x.add(nil, "description", mf.Description, "", LossDropped, "a NovelAI lorebook has no description", "")
-	}
-	if nai && mf.Name != "" {
-		x.add(nil, "name", mf.Name, "the file name", LossChanged, "a NovelAI lorebook has no name: lore reads it back from the file name", "name the file after the book")
-	}
-	for _, f := range []struct {
-		field string
-		set   bool
-	}{{"format", mf.Format != ""}, {"persona", mf.Persona != nil}, {"presets", len(mf.Presets) > 0},
-		{"transforms", len(mf.Transforms) > 0}, {"variables", len(mf.Variables) > 0}, {"folders", len(mf.Folders) > 0}} {
-		if f.set {
-			x.add(nil, f.field, nil, "", LossDropped, "lore's own: "+x.tool+" has no place for it", "")
+// reimportIDs is the id each world-info entry gets when the export to
+// target is imported again: the importer's own allocation (idAlloc over
+// name, keywords, fallback) replayed on what the export writes: the comment
+// (a card entry's name when the comment is empty) and the uid or id for ST
+// and cards, the display name and the place in the file for NovelAI. Card
+// imports first take the ids of the card fields that have text. The
+// property test holds the replay to the importer.
+func reimportIDs(lb *schema.Lorebook, target string) map[*schema.Entry]string {
+	ids := idAlloc{used: map[string]bool{}}
+	if isCard(target) {
+		data := cardData(lb, target)
+		for _, cf := range cardFields {
+			if s, _ := data[cf.field].(string); strings.TrimSpace(s) != "" {
+				ids.reserve(cf.id)
+			}
 		}
 	}
-	x.settings()
-	x.foreignBook()
-	x.assets(assets)
-}
-
-// settings: lore's budget and recursion settings.
-func (x *exportLosser) settings() {
-	s, d := x.lb.Manifest.Settings, schema.DefaultSettings()
-	budget := []struct {
-		field string
-		set   bool
-		v     any
-	}{{"settings.contextTokens", s.ContextTokens != d.ContextTokens, s.ContextTokens},
-		{"settings.responseReserve", s.ResponseReserve != d.ResponseReserve, s.ResponseReserve},
-		{"settings.requiredCap", s.RequiredCap != d.RequiredCap, s.RequiredCap},
-		{"settings.shares", s.Shares != d.Shares, s.Shares},
-		{"settings.tokenizer", s.Tokenizer != d.Tokenizer, s.Tokenizer}}
-	for _, b := range budget {
-		if !b.set {
-			continue
-		}
-		if x.target == FormatNovelAI && b.field != "settings.tokenizer" {
-			x.add(nil, b.field, b.v, "each entry's tokenBudget", LossChanged,
-				"NovelAI budgets entry by entry: the cards share and the Required cap become each entry's tokenBudget, which reads back as lore's defaults", "")
-			continue
-		}
-		x.add(nil, b.field, b.v, "", LossDropped, x.tool+" sets the budget in the app, not in the book", "")
-	}
-	switch {
-	case s.RecursionLimit == d.RecursionLimit:
-	case s.RecursionLimit == 0 && x.target == FormatNovelAI:
-		x.add(nil, "settings.recursionLimit", 0, "nonStoryActivatable: false", LossChanged,
-			"written as nonStoryActivatable: false on every entry, which reads back as excludeRecursion: true", "")
-	case s.RecursionLimit == 0 && isCard(x.target):
-		// A card book's recursive_scanning: false, read back as 0.
-	case s.RecursionLimit == 0:
-		x.add(nil, "settings.recursionLimit", 0, "recursive_scanning: false", LossChanged,
-			"written as recursive_scanning: false, which lore reads back but SillyTavern ignores (its recursion is a global setting)",
-			"switch recursion off in SillyTavern's settings too")
-	default:
-		x.add(nil, "settings.recursionLimit", s.RecursionLimit, "", LossDropped,
-			x.tool+" has no recursion limit in the book: it reads back as 3", "")
-	}
-	if x.target == FormatNovelAI {
-		x.add(nil, "settings", nil, "", LossChanged,
-			"NovelAI looks for keys in the last 1000 characters of story (searchRange) and budgets entries by priority; lore scans its window of messages and ranks cards by its own rules", "")
-	}
-}
-
-// foreignBook: book-level data of formats the target does not write back,
-// and how many entries kept data of such a format.
-func (x *exportLosser) foreignBook() {
-	for _, f := range sortedKeys(x.lost) {
-		x.add(nil, "extensions."+f, plural(x.lost[f], "entry", "entries"), "", LossDropped,
-			"what entries kept from "+f+" has no place in "+x.tool, "export --to "+f+" keeps it")
-	}
-	mf := &x.lb.Manifest
-	for _, f := range sortedKeys(mf.Extensions) {
-		if f == FormatCharX || restores(x.target, f) && !(stFamily[f] && f != FormatSillyTavern && !isCard(x.target)) {
-			continue
-		}
-		x.add(nil, "extensions."+f, nil, "", LossDropped,
-			"the book's data from "+f+" (its own settings and fields) has no place in "+x.tool, "export --to "+f+" keeps it")
-	}
-}
-
-// assets: the files of a .charx the export does not carry.
-func (x *exportLosser) assets(given []Asset) {
-	mf := &x.lb.Manifest
-	have := map[string]bool{}
-	for _, a := range given {
-		have[a.Path] = true
-	}
-	charx, _ := mf.Extensions[FormatCharX].(map[string]any)
-	files, _ := charx["files"].([]any)
-	for _, f := range files {
-		m, _ := f.(map[string]any)
-		p, _ := m["path"].(string)
-		if x.target == FormatCharX && have[p] {
-			continue
-		}
-		reason := "the archive's files are not lorebook text: " + x.tool + " is written without them"
-		fix := "export --to charx from the .charx itself carries them"
-		if x.target == FormatCharX {
-			reason = "not given to this export"
-			fix = "pass it with --asset, or export from the .charx itself"
-		}
-		if p == "module.risum" {
-			reason = "RisuAI module (its own lorebook, regex and triggers): lore cannot read its RPack encoding; " + reason
-		}
-		x.add(nil, "asset", p, "", LossDropped, reason, fix)
-	}
-	if x.target != FormatCharX {
-		return
-	}
-	kept, _ := cardKept(mf)["assets"].([]any)
-	for _, d := range kept {
-		m, _ := d.(map[string]any)
-		uri, _ := m["uri"].(string)
-		if p, ok := strings.CutPrefix(uri, "embeded://"); ok && !have[p] && !listed(files, p) {
-			x.add(nil, "assets", uri, "", LossDropped, "the card lists an asset that was not given: its descriptor is left out",
-				"pass the file with --asset")
+	var world []*schema.Entry
+	var kept []map[string]any
+	var uids []any
+	var places []int // in lb.Entries
+	for n, e := range lb.Entries {
+		if isWorldInfo(e) {
+			st := stKept(e)
+			world, kept, uids, places = append(world, e), append(kept, st), append(uids, st["uid"]), append(places, n)
 		}
 	}
-}
-
-func listed(files []any, p string) bool {
-	for _, f := range files {
-		if m, _ := f.(map[string]any); m["path"] == p {
-			return true
-		}
-	}
-	return false
-}
-
-// reimportIDs is the id each world-info entry gets when data (what the
-// export wrote) is imported again: the importer itself says, so the report
-// never guesses. Entries a card import makes from the card's own fields
-// come first in the card and are skipped.
-func reimportIDs(lb *schema.Lorebook, data []byte) map[*schema.Entry]string {
-	back, _, err := Convert("reimport", data)
-	if err != nil {
-		return nil
-	}
-	var again []*schema.Entry
-	for _, e := range back.Entries {
-		if cardField(e) == "" {
-			again = append(again, e)
-		}
+	if target == FormatSillyTavern {
+		uids = stUIDs(uids)
 	}
 	out := map[*schema.Entry]string{}
-	i := 0
-	for _, e := range lb.Entries {
-		if isWorldInfo(e) && i < len(again) {
-			out[e] = again[i].ID
-			i++
+	for i, e := range world {
+		name, fallback := e.Name, "entry-"+strconv.Itoa(i+1)
+		if target != FormatNovelAI {
+			name, _ = stComment(kept[i], e).(string)
 		}
+		switch {
+		case target == FormatSillyTavern:
+			fallback = "entry-" + uidString(uids[i])
+		case isCard(target):
+			_, card := cardOrigin(e)
+			if alt, ok := card["name"].(string); name == "" && ok {
+				name = alt
+			}
+			id, ok := card["id"]
+			if !ok {
+				id = cardEntryID(kept[i], places[i])
+			}
+			if f, ok := id.(float64); ok {
+				fallback = "entry-" + uidString(f)
+			}
+		}
+		cands := []string{name}
+		for _, k := range e.Keywords {
+			cands = append(cands, k.Text)
+		}
+		out[e] = ids.id(append(cands, fallback)...)
 	}
 	return out
 }

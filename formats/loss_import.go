@@ -3,7 +3,6 @@ package formats
 import (
 	"strings"
 
-	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -353,103 +352,6 @@ func (k kept) risuLosses() []Loss {
 			"say what they did with lore's fields (depth, apiRole, alwaysSend) and delete them")
 		l.Pos = k.e.FieldPos("content")
 		out = append(out, l)
-	}
-	return out
-}
-
-// charxLosses are the files of a .charx that lore does not import.
-func charxLosses(mf *schema.Manifest, file string) []Loss {
-	x, _ := mf.Extensions[FormatCharX].(map[string]any)
-	files, _ := x["files"].([]any)
-	var out []Loss
-	for _, fl := range files {
-		m, _ := fl.(map[string]any)
-		p, _ := m["path"].(string)
-		reason := "a file of the archive: lore keeps the card's text, not its assets"
-		if p == "module.risum" {
-			reason = "RisuAI module (its own lorebook, regex and triggers): lore cannot read its RPack encoding, which RisuAI does not document"
-		}
-		out = append(out, Loss{Field: "asset", Value: p, Kind: LossDropped, Reason: reason,
-			Fix: "export --to charx from the .charx itself carries it", Pos: diag.Pos{File: file}})
-	}
-	return out
-}
-
-// bookImportLosses are the book-level features lore does not act on: book
-// settings of ST and card books, a card's other greetings, its character's
-// note and regex scripts, NovelAI's category and lorebook settings.
-func bookImportLosses(lb *schema.Lorebook) []Loss {
-	mf := &lb.Manifest
-	var out []Loss
-	for _, f := range sortedKeys(mf.Extensions) {
-		x, ok := mf.Extensions[f].(map[string]any)
-		if !ok {
-			continue
-		}
-		book := func(field string, v any, kind, reason, fix string) {
-			out = append(out, Loss{Field: field, Value: short(v), Kind: kind, Reason: reason, Fix: fix,
-				Pos: mf.FieldPos("extensions." + f + "." + field)})
-		}
-		switch f {
-		case FormatSillyTavern, FormatCardV2, FormatCardV3, FormatLorebookV3:
-			header := x
-			prefix := ""
-			if b, ok := x["character_book"].(map[string]any); ok {
-				header, prefix = b, "character_book."
-			}
-			for _, k := range []string{"scan_depth", "scanDepth", "token_budget", "tokenBudget"} {
-				if v, ok := header[k].(float64); ok {
-					book(prefix+k, v, LossIgnored, "book scan depth and token budget: lore's budget sets the scan window and what fits",
-						"set the cards share in settings.shares")
-				}
-			}
-			if f == FormatSillyTavern {
-				continue
-			}
-			for _, k := range []string{"alternate_greetings", "group_only_greetings"} {
-				if v, ok := x[k].([]any); ok && len(v) > 0 {
-					book(k, plural(len(v), "greeting", "greetings"), LossIgnored,
-						"more greetings: lore makes one greeting entry, from first_mes (export to a card writes them back)",
-						"add a greeting entry for each you want lore to render")
-				}
-			}
-			if s, ok := x["nickname"].(string); ok && s != "" {
-				book("nickname", s, LossIgnored, "V3 nickname: V3 readers use it for {{char}}; lore uses the name",
-					"set character in the manifest to the nickname")
-			}
-			ext, _ := x["extensions"].(map[string]any)
-			if dp, ok := ext["depth_prompt"].(map[string]any); ok && truthy(dp["prompt"]) {
-				book("extensions.depth_prompt", dp["prompt"], LossIgnored,
-					"the character's note (depth_prompt): SillyTavern sends it in the chat; lore does not",
-					"make it a chat-history entry with alwaysSend: true and depth one less than the note's")
-			}
-			if rs, ok := ext["regex_scripts"].([]any); ok && len(rs) > 0 {
-				book("extensions.regex_scripts", plural(len(rs), "script", "scripts"), LossIgnored,
-					"regex scripts rewrite text in SillyTavern; lore runs none",
-					"write what they do as manifest transforms")
-			}
-		case FormatCharX:
-			out = append(out, charxLosses(mf, lb.Path)...)
-		case FormatNovelAI:
-			if s, ok := x["settings"].(map[string]any); ok && s["orderByKeyLocations"] == true {
-				book("settings.orderByKeyLocations", true, LossIgnored,
-					"NovelAI breaks priority ties by where the keys were found; lore by position", "")
-			}
-			cats, _ := x["categories"].([]any)
-			for _, c := range cats {
-				m, _ := c.(map[string]any)
-				name, _ := m["name"].(string)
-				if m["createSubcontext"] == true || m["useCategoryDefaults"] == true {
-					book("categories", name, LossIgnored,
-						"category subcontext or defaults: lore treats a category as a tag",
-						"set the entries' fields to what the category gave them")
-				}
-				if gs, ok := m["categoryBiasGroups"].([]any); ok && biasUsed(gs) {
-					book("categories", name, LossIgnored, "category phrase biases: lore sets no token biases",
-						"bias the phrases in the app that sends the prompt")
-				}
-			}
-		}
 	}
 	return out
 }

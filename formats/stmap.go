@@ -39,118 +39,55 @@ type stView struct {
 // only the others under extensions.
 type stResult struct {
 	entry    *schema.Entry
-	consumed map[*jnode]bool
+	consumed consumed
+}
+
+// consumed is the set of source values a mapping turned into lore fields.
+type consumed map[*jnode]bool
+
+func (c consumed) use(n *jnode) *jnode {
+	if n != nil {
+		c[n] = true
+	}
+	return n
+}
+
+// stPlace is where an ST position puts an entry in lore.
+type stPlace struct {
+	section, apiRole, role string
+	depth                  *int
+	outlet                 bool
 }
 
 // mapST converts v into a lore entry. The decisions are documented in
 // docs/formats.md ("SillyTavern"); keep them in step.
 func (im *importer) mapST(v stView, fallbackID string) stResult {
-	used := map[*jnode]bool{}
-	use := func(n *jnode) *jnode {
-		if n != nil {
-			used[n] = true
-		}
-		return n
-	}
-	position := stBeforeChar
-	if p, ok := intOf(v.position); ok {
-		position = p
-	}
-	depth := stDefaultDepth
-	if d, ok := intOf(v.depth); ok {
-		depth = d
-	}
-	constant, _ := v.constant.boolOf()
-	disabled, _ := v.disable.boolOf()
-	if v.enabledInverse {
-		if en, ok := v.disable.boolOf(); ok {
-			disabled = !en
-		}
-	}
-
-	section := schema.SectionChatHistory
-	var lDepth *int
-	apiRole := "system"
-	role := "lore"
-	outlet := false
-	switch position {
-	case stBeforeChar, stAfterChar:
-		// Keyword-triggered world info placed around the character
-		// definitions: lore's story cards in the triggered block (depth null).
-	case stANTop, stANBottom:
-		section = schema.SectionPostHistory
-	case stBeforeExample, stAfterExample:
-		section = schema.SectionExamples
-		role = "example"
-	case stAtDepth:
-		if r, ok := intOf(v.role); ok && r >= 0 && r < len(stRoles) {
-			apiRole = stRoles[r]
-			use(v.role)
-		} // a null role (ST: system) stays under extensions, so export writes null again
-		if depth <= 0 {
-			// ST depth 0 is after the newest message; lore's chat-history
-			// cannot go there, post-history (step 13) does.
-			section = schema.SectionPostHistory
-		} else {
-			d := depth - 1 // ST depth d is before lore's message d-1 counted back
-			lDepth = &d
-			use(v.depth)
-		}
-	case stOutlet:
-		// Reached only through {{outlet::name}}, which lore does not
-		// expand: imported disabled; disable stays kept for export.
-		outlet = true
-	}
-
-	e := im.newEntry(v.obj, section)
-	e.Role = role
-	e.APIRole = apiRole
-	e.Depth = lDepth
-	if lDepth != nil {
+	used := consumed{}
+	p := stPlacement(v, used)
+	e := im.newEntry(v.obj, p.section)
+	e.Role, e.APIRole, e.Depth = p.role, p.apiRole, p.depth
+	if p.depth != nil {
 		im.field(e, "depth", v.depth)
 	}
-	e.AlwaysSend = constant
-	im.field(e, "alwaysSend", use(v.constant))
+	e.AlwaysSend, _ = v.constant.boolOf()
+	im.field(e, "alwaysSend", used.use(v.constant))
 	if v.constant == nil {
 		e.Fields["alwaysSend"] = e.Pos // explicit in lore's terms: ST's default is "not constant"
 	}
-	e.Enabled = !disabled && !outlet
-	if !outlet {
-		im.field(e, "enabled", use(v.disable))
+	disabled, _ := v.disable.boolOf()
+	if en, ok := v.disable.boolOf(); ok && v.enabledInverse {
+		disabled = !en
+	}
+	e.Enabled = !disabled && !p.outlet
+	if !p.outlet {
+		im.field(e, "enabled", used.use(v.disable))
 	}
 	e.Position = stDefaultOrder
 	if im.setInt(e, &e.Position, "position", v.order) {
-		use(v.order)
+		used.use(v.order)
 	}
-	im.content(e, use(v.content))
-	e.Keywords = im.commaKeywords(use(v.key)) // very old files have "key": "a, b"
-	if len(e.Keywords) > 0 {
-		im.field(e, "keywords", v.key)
-	}
-	selective := true // ST's default for a missing field
-	if b, ok := v.selective.boolOf(); ok {
-		selective = b
-	}
-	if sec := im.commaKeywords(v.keysecondary); len(sec) > 0 {
-		if selective {
-			use(v.keysecondary)
-			e.SecondaryKeywords = sec
-			im.field(e, "secondaryKeywords", v.keysecondary)
-			if l, ok := intOf(v.selectiveLogic); ok {
-				if l >= 0 && l < len(stLogic) {
-					e.SecondaryKeywordLogic = stLogic[l]
-					use(v.selectiveLogic)
-					im.field(e, "secondaryKeywordLogic", v.selectiveLogic)
-				} // else AND_ANY; the unknown number stays kept for export
-
-			}
-		} // else inactive in SillyTavern as in lore: kept for export
-	} else if v.keysecondary.is(jArr) {
-		use(v.keysecondary)
-		if l, ok := intOf(v.selectiveLogic); ok && l == 0 {
-			use(v.selectiveLogic)
-		}
-	}
+	im.content(e, used.use(v.content))
+	im.stKeywords(e, v, used)
 	// A null matchWholeWords means "the global setting"; it stays under
 	// extensions so export can write null again.
 	for _, f := range []struct {
@@ -163,13 +100,86 @@ func (im *importer) mapST(v stView, fallbackID string) stResult {
 		{&e.MatchWholeWords, "matchWholeWords", v.matchWholeWords},
 	} {
 		if im.setBool(e, f.dst, f.field, f.n) {
-			use(f.n)
+			used.use(f.n)
 		}
 	}
 	comment := im.name(e, v.comment)
 	if comment != "" {
-		use(v.comment)
+		used.use(v.comment)
 	}
 	e.ID = im.entryID(comment, e.Keywords, fallbackID)
 	return stResult{entry: e, consumed: used}
+}
+
+// stPlacement reads ST's position (and depth and role where they mean
+// something) as lore's section, depth, apiRole and role.
+func stPlacement(v stView, used consumed) stPlace {
+	p := stPlace{section: schema.SectionChatHistory, apiRole: "system", role: "lore"}
+	position := stBeforeChar
+	if n, ok := intOf(v.position); ok {
+		position = n
+	}
+	switch position {
+	case stBeforeChar, stAfterChar:
+		// Keyword-triggered world info placed around the character
+		// definitions: lore's story cards in the triggered block (depth null).
+	case stANTop, stANBottom:
+		p.section = schema.SectionPostHistory
+	case stBeforeExample, stAfterExample:
+		p.section, p.role = schema.SectionExamples, "example"
+	case stAtDepth:
+		if r, ok := intOf(v.role); ok && r >= 0 && r < len(stRoles) {
+			p.apiRole = stRoles[r]
+			used.use(v.role)
+		} // a null role (ST: system) stays under extensions, so export writes null again
+		depth := stDefaultDepth
+		if d, ok := intOf(v.depth); ok {
+			depth = d
+		}
+		if depth <= 0 {
+			// ST depth 0 is after the newest message; lore's chat-history
+			// cannot go there, post-history (step 13) does.
+			p.section = schema.SectionPostHistory
+		} else {
+			d := depth - 1 // ST depth d is before lore's message d-1 counted back
+			p.depth = &d
+			used.use(v.depth)
+		}
+	case stOutlet:
+		// Reached only through {{outlet::name}}, which lore does not
+		// expand: imported disabled; disable stays kept for export.
+		p.outlet = true
+	}
+	return p
+}
+
+// stKeywords maps key, keysecondary and selectiveLogic. Secondary keys of
+// an entry with selective: false are inactive in ST as in lore: they stay
+// kept for export, as does an unknown logic number (lore uses AND_ANY).
+func (im *importer) stKeywords(e *schema.Entry, v stView, used consumed) {
+	e.Keywords = im.commaKeywords(used.use(v.key)) // very old files have "key": "a, b"
+	if len(e.Keywords) > 0 {
+		im.field(e, "keywords", v.key)
+	}
+	selective := true // ST's default for a missing field
+	if b, ok := v.selective.boolOf(); ok {
+		selective = b
+	}
+	sec := im.commaKeywords(v.keysecondary)
+	switch {
+	case len(sec) > 0 && selective:
+		used.use(v.keysecondary)
+		e.SecondaryKeywords = sec
+		im.field(e, "secondaryKeywords", v.keysecondary)
+		if l, ok := intOf(v.selectiveLogic); ok && l >= 0 && l < len(stLogic) {
+			e.SecondaryKeywordLogic = stLogic[l]
+			used.use(v.selectiveLogic)
+			im.field(e, "secondaryKeywordLogic", v.selectiveLogic)
+		}
+	case len(sec) == 0 && v.keysecondary.is(jArr):
+		used.use(v.keysecondary)
+		if l, ok := intOf(v.selectiveLogic); ok && l == 0 {
+			used.use(v.selectiveLogic)
+		}
+	}
 }

@@ -18,7 +18,7 @@ func Export(lb *schema.Lorebook, target string, assets []Asset) ([]byte, *LossRe
 	if err != nil {
 		return nil, nil, err
 	}
-	r := &LossReport{From: lb.Format, To: target, File: lb.Path, Losses: exportLosses(lb, target, assets, data)}
+	r := &LossReport{From: lb.Format, To: target, File: lb.Path, Losses: exportLosses(lb, target, assets)}
 	return data, r, nil
 }
 
