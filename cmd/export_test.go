@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/internal/testcorpus"
 )
 
 // TestExportRoundTrip: ST file → lore folder → ST file keeps every source
@@ -202,14 +203,7 @@ func TestExportCharX(t *testing.T) {
 // TestFormatsDocExample: the loss report shown in docs/formats.md is what
 // lore prints for the corpus's Eldoria.json.
 func TestFormatsDocExample(t *testing.T) {
-	dir := os.Getenv("LORE_CORPUS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "corpus")
-	}
-	src := filepath.Join(dir, "sillytavern", "Eldoria.json")
-	if _, err := os.Stat(src); err != nil {
-		t.Skipf("corpus not found at %s (set LORE_CORPUS)", dir)
-	}
+	src := filepath.Join(testcorpus.Dir(t), "sillytavern", "Eldoria.json")
 	doc, err := os.ReadFile("../docs/formats.md")
 	if err != nil {
 		t.Fatal(err)

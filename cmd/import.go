@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lorekit/lore/canon"
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/schema"
@@ -95,7 +95,7 @@ func loadForConvert(iox *IO, path, colorMode string) (*schema.Lorebook, error) {
 
 func runImport(iox *IO, opts *importOptions, path string) error {
 	switch opts.format {
-	case "", formats.YAML, formats.JSON:
+	case "", canon.YAML, canon.JSON:
 	default:
 		return usageErr("--format must be yaml or json, not %q", opts.format)
 	}
@@ -108,11 +108,11 @@ func runImport(iox *IO, opts *importOptions, path string) error {
 			folder = true
 		case ext == ".yaml" || ext == ".yml":
 			if opts.format == "" {
-				opts.format = formats.YAML
+				opts.format = canon.YAML
 			}
 		case ext == ".json":
 			if opts.format == "" {
-				opts.format = formats.JSON
+				opts.format = canon.JSON
 			}
 		default:
 			return usageErr("-o %s: want a folder, or a file ending in .yaml, .yml or .json", opts.out)
@@ -127,7 +127,7 @@ func runImport(iox *IO, opts *importOptions, path string) error {
 		}
 	}
 	if opts.format == "" {
-		opts.format = formats.YAML
+		opts.format = canon.YAML
 	}
 	if err := opts.loss.check(); err != nil {
 		return err
@@ -140,16 +140,12 @@ func runImport(iox *IO, opts *importOptions, path string) error {
 		return err
 	}
 	if folder {
-		write := formats.WriteFolder
-		if opts.force {
-			write = formats.WriteFolderForce
-		}
-		if err := write(opts.out, lb, opts.format); err != nil {
+		if err := canon.WriteFolder(opts.out, lb, opts.format, opts.force); err != nil {
 			return usageErr("%v", err)
 		}
 		return wrote(iox, lb, opts.out)
 	}
-	data, err := formats.EncodeLorebook(lb, opts.format)
+	data, err := canon.EncodeLorebook(lb, opts.format)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -171,12 +167,8 @@ func writeOut(w io.Writer, out string, data []byte) error {
 		_, err := w.Write(data)
 		return err
 	}
-	if err := formats.WriteFileAtomic(out, data); err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			return usageErr("-o %s: %v", out, pe.Err)
-		}
-		return usageErr("-o %s: %v", out, err)
+	if err := canon.WriteFile(out, data); err != nil {
+		return usageErr("%v", err) // "cannot write OUT: why", never a temporary name
 	}
 	return nil
 }

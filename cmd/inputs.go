@@ -1,10 +1,12 @@
 package cmd
 
 import (
+	"fmt"
 	"io"
 	"strings"
 
 	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/engine"
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/lint"
 	"github.com/lorekit/lore/render"
@@ -22,6 +24,7 @@ type chatFlags struct {
 	context    int
 	reserve    int
 	tokenizer  string
+	engine     string
 }
 
 func (o *chatFlags) register(f *pflag.FlagSet) {
@@ -32,6 +35,13 @@ func (o *chatFlags) register(f *pflag.FlagSet) {
 	f.IntVar(&o.context, "context", 0, "context window in tokens (overrides settings.contextTokens)")
 	f.IntVar(&o.reserve, "reserve", 0, "tokens kept free for the reply (overrides settings.responseReserve)")
 	f.StringVar(&o.tokenizer, "tokenizer", "", "tokenizer: "+strings.Join(tokenize.Names(), ", ")+" (overrides settings.tokenizer)")
+	f.StringVar(&o.engine, "engine", "", "engine to simulate: "+strings.Join(engine.Names(), ", ")+" (overrides settings.engine; default "+engine.Default+")")
+}
+
+// chat is a loaded render input and the engine that renders it.
+type chat struct {
+	in  *render.Input
+	eng render.Engine
 }
 
 // loadChat loads the lorebook, transcript and variables file and resolves the
@@ -39,7 +49,7 @@ func (o *chatFlags) register(f *pflag.FlagSet) {
 // printed on stderr as file:line:col; they stop the command, with exit 2 when a
 // file cannot be read and 1 when it reads but has errors, because a prompt built
 // from a half-understood lorebook would mislead more than it helps.
-func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) (*render.Input, error) {
+func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) (*chat, error) {
 	var all []diag.Diagnostic
 	unreadable := false
 	note := func(file string, ds []diag.Diagnostic, err error) {
@@ -50,11 +60,17 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) 
 		}
 	}
 
-	book, ds, err := formats.Open(path)
-	note(path, ds, err)
+	var book *schema.Lorebook
+	if err := wrongKind(path, "", kindLorebook); err != nil {
+		note(path, nil, err)
+	} else {
+		b, ds, err := formats.Open(path)
+		note(path, ds, err)
+		book = b
+	}
 	tr := &schema.Transcript{}
 	if o.transcript != "" {
-		t, ds, err := schema.LoadTranscript(o.transcript)
+		t, ds, err := loadTranscriptFile(o.transcript)
 		note(o.transcript, ds, err)
 		if t != nil {
 			tr = t
@@ -62,7 +78,7 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) 
 	}
 	var vars map[string]any
 	if o.vars != "" {
-		v, ds, err := schema.LoadVars(o.vars)
+		v, ds, err := loadVarsFile(o.vars)
 		note(o.vars, ds, err)
 		if v != nil {
 			vars = v.Values
@@ -74,7 +90,7 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) 
 	}
 	cfg := &lint.Config{}
 	if cfgPath != "" {
-		c, ds, err := lint.LoadConfig(cfgPath)
+		c, ds, err := loadConfigFile(cfgPath)
 		note(cfgPath, ds, err)
 		if c != nil && err == nil && len(ds) == 0 {
 			cfg = c
@@ -106,6 +122,9 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) 
 		}
 		s.ResponseReserve = o.reserve
 	}
+	if err := checkRoom(s, f, cfg, book); err != nil {
+		return nil, err
+	}
 	if f.Changed("tokenizer") {
 		s.Tokenizer = o.tokenizer
 	}
@@ -116,7 +135,65 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) 
 	if err != nil {
 		return nil, usageErr("%v", err)
 	}
-	return &render.Input{Book: book, Transcript: tr, Vars: vars, Settings: s, Seed: o.seed, Counter: counter}, nil
+	eng, err := pickEngine(iox, o.engine, book)
+	if err != nil {
+		return nil, err
+	}
+	in := &render.Input{Book: book, Transcript: tr, Vars: vars, Settings: s, Seed: o.seed, Counter: counter,
+		EngineSettings: s.Engines[eng.Name()]}
+	return &chat{in: in, eng: eng}, nil
+}
+
+// pickEngine is --engine, else the manifest's settings.engine, else the
+// engine of the format the book was read from (a SillyTavern book or card
+// read directly renders as SillyTavern would, said on stderr), else lore's.
+func pickEngine(iox *IO, flag string, book *schema.Lorebook) (render.Engine, error) {
+	name := flag
+	if name == "" {
+		name = book.Manifest.Settings.Engine
+	}
+	if name == "" {
+		if native := engine.ForFormat(book.Format); native != "" {
+			fmt.Fprintf(iox.Stderr, "lore: %s is a %s file: rendering as %s would (--engine %s to change)\n",
+				book.Path, book.Format, native, engine.Default)
+			name = native
+		}
+	}
+	if name == "" {
+		name = engine.Default
+	}
+	eng, err := engine.Get(name)
+	if err != nil {
+		if flag != "" {
+			return nil, usageErr("--engine: %v", err)
+		}
+		return nil, usageErr("%s: settings.engine: %v", book.Path, err)
+	}
+	return eng, nil
+}
+
+// checkRoom refuses settings that leave nothing for the prompt: a response
+// reserve as large as the context window. The message says where each value
+// comes from (a flag, the manifest with its position, .lore.yaml or lore's
+// default), since that is what the user has to change.
+func checkRoom(s schema.Settings, f *pflag.FlagSet, cfg *lint.Config, book *schema.Lorebook) error {
+	if s.ResponseReserve < s.ContextTokens {
+		return nil
+	}
+	from := func(flag, key string) string {
+		if f.Changed(flag) {
+			return "--" + flag
+		}
+		if p, ok := book.Manifest.Settings.Fields[key]; ok {
+			return fmt.Sprintf("settings.%s at %s", key, p)
+		}
+		if cfg.Path != "" && (key == "contextTokens" && cfg.ContextTokens > 0 || key == "responseReserve" && cfg.ResponseReserve > 0) {
+			return fmt.Sprintf("%s in %s", key, cfg.Path)
+		}
+		return "lore's default"
+	}
+	return usageErr("the response reserve (%d tokens, %s) is not below the context window (%d tokens, %s): nothing is left for the prompt; raise the context or lower the reserve",
+		s.ResponseReserve, from("reserve", "responseReserve"), s.ContextTokens, from("context", "contextTokens"))
 }
 
 // printErrors prints the error-level diagnostics of the inputs (warnings and

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/lorekit/lore/render"
+	"github.com/lorekit/lore/output"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -43,8 +43,13 @@ Without --transcript the chat is empty: the prompt holds what is always sent.
 --explain ID prints, for one entry, why it is or is not in the prompt: which
 keyword matched in which message, or which condition, secondary-keyword rule,
 recursion rule or budget share kept it out (as one JSON object with
---format json: id, name, section, file, line, column, inPrompt, step, depth,
+--format json: id, name, section, file, line, column, inPrompt, activated, step, depth,
 trigger, recursion, reasons).
+
+--engine NAME renders as that engine would (docs/engines.md): lore (SPEC's
+own engine, the default), or another engine lore simulates; without it, the
+manifest's settings.engine decides, and a SillyTavern book or card read
+directly renders as SillyTavern would when lore simulates it.
 
 Settings come from the flags, else the manifest, else the defaults.
 Exit codes: 0 rendered; 1 the inputs have errors (printed as file:line:col);
@@ -53,14 +58,14 @@ Exit codes: 0 rendered; 1 the inputs have errors (printed as file:line:col);
   lore render book/ --transcript chat.jsonl --format openai | jq '. + {model: "gpt-4o"}'
   lore render book/ --transcript chat.yaml --report --context 4096
   lore render book/ --transcript chat.yaml --explain sleeping-stag`,
-		Args: cobra.ExactArgs(1),
+		Args: oneLorebook,
 		RunE: func(c *cobra.Command, args []string) error {
 			return runRender(iox, c, opts, args[0])
 		},
 	}
 	f := c.Flags()
 	opts.chatFlags.register(f)
-	f.StringVar(&opts.format, "format", "text", "output format: "+strings.Join(render.OutputFormats(), ", "))
+	f.StringVar(&opts.format, "format", "text", "output format: "+strings.Join(output.OutputFormats(), ", "))
 	f.BoolVar(&opts.report, "report", false, "append the token budget report (text format)")
 	f.StringVar(&opts.explain, "explain", "", "explain why entry ID is or is not in the prompt")
 	addColorFlag(c, &opts.color)
@@ -72,29 +77,29 @@ func runRender(iox *IO, c *cobra.Command, opts *renderOptions, path string) erro
 	if err != nil {
 		return err
 	}
-	out, err := render.NewOutput(opts.format, render.OutputOptions{Color: on, Report: opts.report})
+	out, err := output.NewOutput(opts.format, output.OutputOptions{Color: on, Report: opts.report})
 	if err != nil {
 		return usageErr("--format: %v", err)
 	}
 
-	in, err := loadChat(iox, c.Flags(), &opts.chatFlags, path, on)
+	ch, err := loadChat(iox, c.Flags(), &opts.chatFlags, path, on)
 	if err != nil {
 		return err
 	}
-	book := in.Book
+	book := ch.in.Book
 	if opts.explain != "" && !hasEntry(book, opts.explain) {
 		msg := fmt.Sprintf("--explain: no entry %q in %s", opts.explain, path)
 		var ids []string
 		for _, e := range book.Entries {
 			ids = append(ids, e.ID)
 		}
-		if s := render.Suggest(opts.explain, ids); s != "" {
+		if s := output.Suggest(opts.explain, ids); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
 		return usageErr("%s", msg)
 	}
 
-	res, err := render.Render(in)
+	res, err := ch.eng.Render(ch.in)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -103,9 +108,9 @@ func runRender(iox *IO, c *cobra.Command, opts *renderOptions, path string) erro
 	}
 	if opts.explain != "" {
 		if opts.format == "json" {
-			return render.WriteExplanationJSON(iox.Stdout, res, opts.explain)
+			return output.WriteExplanationJSON(iox.Stdout, res, opts.explain)
 		}
-		return render.WriteExplanation(iox.Stdout, res, opts.explain, on)
+		return output.WriteExplanation(iox.Stdout, res, opts.explain, on)
 	}
 	return out.Write(iox.Stdout, res)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lorekit/lore/output"
 	"github.com/lorekit/lore/render"
 )
 
@@ -35,7 +36,7 @@ and --tokenizer override the manifest's settings.`,
 		Example: `  lore tokens fixtures/eldoria/book --transcript fixtures/eldoria/transcript.yaml
   lore tokens book/ --context 16384 --tokenizer cl100k_base
   lore tokens book/ --transcript chat.yaml --format json`,
-		Args: cobra.ExactArgs(1),
+		Args: oneLorebook,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTokens(cmd, iox, opts, args[0])
 		},
@@ -57,25 +58,25 @@ func runTokens(cmd *cobra.Command, iox *IO, opts *tokensOptions, path string) er
 	if opts.format != "text" && opts.format != "json" {
 		return usageErr("--format must be text or json, not %q", opts.format)
 	}
-	in, err := loadChat(iox, cmd.Flags(), &opts.chatFlags, path, on)
+	ch, err := loadChat(iox, cmd.Flags(), &opts.chatFlags, path, on)
 	if err != nil {
 		return err
 	}
 
-	if opts.transcript == "" {
-		sz := render.SizeUp(in)
-		if err := writeTokens(iox.Stdout, opts.format, sz.Report, func(w io.Writer) error { return sz.WriteText(w, on) }); err != nil {
+	if sizer, ok := ch.eng.(render.Sizer); ok && opts.transcript == "" {
+		sz := sizer.SizeUp(ch.in)
+		if err := writeTokens(iox.Stdout, opts.format, sz.Report, func(w io.Writer) error { return output.WriteSizing(w, sz, on) }); err != nil {
 			return err
 		}
 	} else {
-		res, err := render.Render(in)
+		res, err := ch.eng.Render(ch.in)
 		if err != nil {
 			return usageErr("%v", err)
 		}
 		for _, w := range res.Warnings {
 			fmt.Fprintf(iox.Stderr, "lore: warning: %s\n", w)
 		}
-		if err := writeTokens(iox.Stdout, opts.format, res.Report, func(w io.Writer) error { return res.Report.WriteText(w, on) }); err != nil {
+		if err := writeTokens(iox.Stdout, opts.format, res.Report, func(w io.Writer) error { return output.WriteReport(w, res.Report, on) }); err != nil {
 			return err
 		}
 	}

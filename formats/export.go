@@ -1,11 +1,8 @@
 package formats
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/lorekit/lore/schema"
 )
@@ -147,9 +144,9 @@ func stKept(e *schema.Entry) map[string]any {
 
 // stSetMapped writes the fields lore maps one to one.
 func stSetMapped(st map[string]any, e *schema.Entry) {
-	st["key"] = anyStrings(keywordStrings(e.Keywords))
+	st["key"] = anyStrings(keywordTexts(e.Keywords))
 	if len(e.SecondaryKeywords) > 0 {
-		st["keysecondary"] = anyStrings(keywordStrings(e.SecondaryKeywords))
+		st["keysecondary"] = anyStrings(keywordTexts(e.SecondaryKeywords))
 		st["selective"] = true
 		if i := stLogicIndex(e.SecondaryKeywordLogic); i >= 0 {
 			st["selectiveLogic"] = float64(i)
@@ -263,7 +260,7 @@ func anyStrings(ss []string) []any {
 	return out
 }
 
-func keywordStrings(ks []schema.Keyword) []string {
+func keywordTexts(ks []schema.Keyword) []string {
 	out := make([]string, len(ks))
 	for i, k := range ks {
 		out[i] = k.Text
@@ -375,37 +372,4 @@ func uidString(v any) string {
 		return strconv.Itoa(x)
 	}
 	return ""
-}
-
-// writeJSONStep is writeJSON with a chosen indent step (ST writes 4 spaces).
-// Mappings and sequences print alike: one item a line, a mapping's items
-// being key/value pairs of Content.
-func writeJSONStep(b *bytes.Buffer, n *yaml.Node, indent, step string) {
-	open, closer, stride := "[", "]", 1
-	switch n.Kind {
-	case yaml.MappingNode:
-		open, closer, stride = "{", "}", 2
-	case yaml.SequenceNode:
-	default:
-		writeJSONScalar(b, n)
-		return
-	}
-	if len(n.Content) == 0 {
-		b.WriteString(open + closer)
-		return
-	}
-	b.WriteString(open + "\n")
-	for i := 0; i+stride <= len(n.Content); i += stride {
-		b.WriteString(indent + step)
-		if stride == 2 {
-			writeJSONString(b, n.Content[i].Value)
-			b.WriteString(": ")
-		}
-		writeJSONStep(b, n.Content[i+stride-1], indent+step, step)
-		if i+stride < len(n.Content) {
-			b.WriteByte(',')
-		}
-		b.WriteByte('\n')
-	}
-	b.WriteString(indent + closer)
 }

@@ -178,7 +178,7 @@ func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 // again, have every field of every entry unchanged.
 func TestNovelAIRoundTrip(t *testing.T) {
 	files := []string{filepath.Join(fixtureDir, "novelai_v6.lorebook")}
-	if d := corpusDirOrEmpty(); d != "" {
+	if d := corpusDirOrEmpty(t); d != "" {
 		more, _ := filepath.Glob(filepath.Join(d, "novelai", "*.lorebook"))
 		files = append(files, more...)
 	}

@@ -13,6 +13,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekit/lore/internal/golden"
+
+	"github.com/lorekit/lore/canon"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -44,37 +47,19 @@ func TestFixturesGolden(t *testing.T) {
 			for _, d := range ds {
 				fmt.Fprintf(&b, "# %s: %s: %s [%s]\n", d.Pos(), d.Severity, d.Message, d.Rule)
 			}
-			out, err := EncodeLorebook(lb, YAML)
+			out, err := canon.EncodeLorebook(lb, canon.YAML)
 			if err != nil {
 				t.Fatal(err)
 			}
 			b.Write(out)
-			golden(t, filepath.Join("testdata", "golden", filepath.Base(f)+".yaml"), b.Bytes())
-			assertReloads(t, lb, YAML)
-			assertReloads(t, lb, JSON)
+			checkGolden(t, filepath.Join("testdata", "golden", filepath.Base(f)+".yaml"), b.Bytes())
+			assertReloads(t, lb, canon.YAML)
+			assertReloads(t, lb, canon.JSON)
 		})
 	}
 }
 
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (go test -update to accept):\n%s", path, firstDiff(string(got), string(want)))
-	}
-}
+func checkGolden(t *testing.T, path string, got []byte) { golden.Check(t, path, got, *update) }
 
 // TestBrokenPNG: corrupt cards fail with a message that says what is wrong
 // and where, never with a panic or a garbled card.

@@ -148,7 +148,7 @@ func (x *exportLosser) modelFields(e *schema.Entry, backID string) {
 		x.add(e, "folderId", e.FolderID, "", LossDropped, "folders have no place in "+x.tool, "")
 	}
 	if len(e.Lint.Ignore) > 0 || e.Lint.Reason != "" {
-		x.add(e, "lint", strings.Join(keywordStrings(e.Lint.Ignore), ", "), "", LossDropped,
+		x.add(e, "lint", strings.Join(keywordTexts(e.Lint.Ignore), ", "), "", LossDropped,
 			"lint directives are lore's own", "")
 	}
 	if back := x.reimportRole(e); roleMatters(e) && back != e.Role {
@@ -238,7 +238,7 @@ func (x *exportLosser) novelAI(e *schema.Entry, index int, p naiPlace) {
 			"NovelAI counts lines of story text, not chat messages", "check the place in NovelAI's context viewer")
 	}
 	if len(e.SecondaryKeywords) > 0 {
-		x.add(e, "secondaryKeywords", strings.Join(keywordStrings(e.SecondaryKeywords), ", "), "", LossDropped,
+		x.add(e, "secondaryKeywords", strings.Join(keywordTexts(e.SecondaryKeywords), ", "), "", LossDropped,
 			"NovelAI has no secondary keys: the entry fires on its keywords alone",
 			"fold the condition into a /regex/ keyword")
 	}

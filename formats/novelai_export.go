@@ -263,7 +263,7 @@ func naiEntryOut(lb *schema.Lorebook, e *schema.Entry, p naiPlace, cats *naiCate
 	o.set("lastUpdatedAt", firstOf(kept["lastUpdatedAt"], 0.0))
 	o.set("displayName", e.Name)
 	o.set("id", firstOf(kept["id"], naiUUID(lb.Manifest.Name, "entry\x00"+e.ID)))
-	o.set("keys", keywordStrings(e.Keywords))
+	o.set("keys", keywordTexts(e.Keywords))
 	o.set("searchRange", firstOf(kept["searchRange"], float64(naiSearchRange)))
 	o.set("enabled", e.Enabled)
 	o.set("forceActivation", e.AlwaysSend)

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/lorekit/lore/canon"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -50,9 +51,9 @@ func TestSillyTavernPositionsThroughCards(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			raw, _ := json.Marshal(map[string]any{"entries": map[string]any{"5": src}})
 			lb1 := mustConvert(t, "st.json", raw)
-			lore1 := assertReloads(t, lb1, YAML)
+			lore1 := assertReloads(t, lb1, canon.YAML)
 			lb2 := mustConvert(t, "card.json", exportCard(lore1, FormatCardV3))
-			lore2 := assertReloads(t, lb2, YAML)
+			lore2 := assertReloads(t, lb2, canon.YAML)
 			if a, b := loreView(lore1.Entries[0]), loreView(lore2.Entries[0]); a != b {
 				t.Errorf("the card hop changed the lore entry:\n%s\n%s", a, b)
 			}
@@ -96,9 +97,9 @@ func TestCardPositionsThroughSillyTavern(t *testing.T) {
 				"character_book": map[string]any{"name": "Coast", "entries": []any{entry}, "extensions": map[string]any{}}}}
 			raw, _ := json.Marshal(card)
 			lb1 := mustConvert(t, "card.json", raw)
-			lore1 := assertReloads(t, lb1, YAML)
+			lore1 := assertReloads(t, lb1, canon.YAML)
 			lb2 := mustConvert(t, "st.json", exportSillyTavern(lore1))
-			lore2 := assertReloads(t, lb2, YAML)
+			lore2 := assertReloads(t, lb2, canon.YAML)
 			if a, b := loreView(lore1.Entries[0]), loreView(lore2.Entries[0]); a != b {
 				t.Errorf("the SillyTavern hop changed the lore entry:\n%s\n%s", a, b)
 			}
@@ -141,5 +142,5 @@ func mustConvert(t *testing.T, name string, data []byte) *schema.Lorebook {
 // loreView is what lore's engine reads of an entry.
 func loreView(e *schema.Entry) string {
 	return fmt.Sprint(e.Section, " depth=", derefInt(e.Depth), " apiRole=", e.APIRole, " role=", e.Role,
-		" enabled=", e.Enabled, " always=", e.AlwaysSend, " position=", e.Position, " keys=", keywordStrings(e.Keywords))
+		" enabled=", e.Enabled, " always=", e.AlwaysSend, " position=", e.Position, " keys=", keywordTexts(e.Keywords))
 }

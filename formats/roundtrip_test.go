@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekit/lore/internal/testcorpus"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -91,8 +92,8 @@ func entryChanges(a, b *schema.Entry, target string) []change {
 	diff("position", a.Position, b.Position)
 	diff("enabled", a.Enabled, b.Enabled)
 	diff("alwaysSend", a.AlwaysSend, b.AlwaysSend)
-	diff("keywords", keywordStrings(a.Keywords), keywordStrings(b.Keywords))
-	diff("secondaryKeywords", keywordStrings(a.SecondaryKeywords), keywordStrings(b.SecondaryKeywords))
+	diff("keywords", keywordTexts(a.Keywords), keywordTexts(b.Keywords))
+	diff("secondaryKeywords", keywordTexts(a.SecondaryKeywords), keywordTexts(b.SecondaryKeywords))
 	if len(a.SecondaryKeywords) > 0 {
 		diff("secondaryKeywordLogic", a.SecondaryKeywordLogic, b.SecondaryKeywordLogic)
 	}
@@ -102,7 +103,7 @@ func entryChanges(a, b *schema.Entry, target string) []change {
 	diff("tags", nilIfEmpty(a.Tags), nilIfEmpty(b.Tags))
 	diff("folderId", a.FolderID, b.FolderID)
 	diff("conditions", len(a.Conditions), len(b.Conditions))
-	diff("lint", keywordStrings(a.Lint.Ignore), keywordStrings(b.Lint.Ignore))
+	diff("lint", keywordTexts(a.Lint.Ignore), keywordTexts(b.Lint.Ignore))
 	for _, f := range sortedKeys(a.Extensions) {
 		if !restores(target, f) {
 			if _, ok := b.Extensions[f]; !ok {
@@ -258,13 +259,8 @@ func assertReported(t *testing.T, lb *schema.Lorebook, target string) *schema.Lo
 // convertibles are every corpus and fixture file that opens.
 func convertibles(t *testing.T) []string {
 	files, _ := filepath.Glob(filepath.Join(fixtureDir, "*"))
-	if d := corpusDirOrEmpty(); d != "" {
-		_ = filepath.WalkDir(d, func(p string, de os.DirEntry, err error) error {
-			if err == nil && !de.IsDir() && de.Name() != "SOURCES.md" {
-				files = append(files, p)
-			}
-			return nil
-		})
+	if d := corpusDirOrEmpty(t); d != "" {
+		files = append(files, testcorpus.Files(t)...)
 	}
 	var out []string
 	for _, f := range files {
@@ -278,13 +274,18 @@ func convertibles(t *testing.T) []string {
 	return out
 }
 
-// corpusDirOrEmpty is the corpus folder, or "" when it is not there.
-func corpusDirOrEmpty() string {
+// corpusDirOrEmpty is the corpus folder, or "" when it is not there: the
+// fixtures are still tested then, unless LORE_REQUIRE_CORPUS=1 (CI), which
+// makes a missing corpus a failure.
+func corpusDirOrEmpty(t *testing.T) string {
 	dir := os.Getenv("LORE_CORPUS")
 	if dir == "" {
 		dir = filepath.Join("..", "..", "shared", "corpus")
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		if os.Getenv("LORE_REQUIRE_CORPUS") == "1" {
+			t.Fatalf("corpus not found at %s, and LORE_REQUIRE_CORPUS=1 requires it", dir)
+		}
 		return ""
 	}
 	return dir

@@ -1,14 +1,12 @@
 package lint
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
-	"github.com/spf13/viper"
 	"gopkg.in/yaml.v3"
 
 	"github.com/lorekit/lore/diag"
@@ -36,8 +34,9 @@ type Config struct {
 	ContextTokens   int
 	ResponseReserve int
 
-	ignoreRes  []*regexp.Regexp
-	hasReserve bool
+	ignoreRes   []*regexp.Regexp
+	hasReserve  bool
+	contextFlag int
 }
 
 // FindConfig looks for .lore.yaml in the folder of path (or path itself when it
@@ -143,21 +142,28 @@ func parseConfig(path string, data []byte) (*Config, []diag.Diagnostic, error) {
 	if len(ds) > 0 {
 		return cfg, ds, nil
 	}
-
-	v := viper.New()
-	v.SetConfigType("yaml")
-	if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
+	// The nodes were checked above; decoding them is not a second parse of
+	// the text.
+	var raw struct {
+		Rules           map[string]string `yaml:"rules"`
+		Ignore          []string          `yaml:"ignore"`
+		Tokenizer       string            `yaml:"tokenizer"`
+		ContextTokens   int               `yaml:"contextTokens"`
+		ResponseReserve *int              `yaml:"responseReserve"`
+	}
+	if err := root.Decode(&raw); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	for id, level := range v.GetStringMapString("rules") {
+	for id, level := range raw.Rules {
 		sev, _ := diag.ParseSeverity(level)
 		cfg.Rules[id] = sev
 	}
-	cfg.Ignore = v.GetStringSlice("ignore")
-	cfg.Tokenizer = v.GetString("tokenizer")
-	cfg.ContextTokens = v.GetInt("contextTokens")
-	cfg.ResponseReserve = v.GetInt("responseReserve")
-	cfg.hasReserve = v.IsSet("responseReserve")
+	cfg.Ignore = raw.Ignore
+	cfg.Tokenizer = raw.Tokenizer
+	cfg.ContextTokens = raw.ContextTokens
+	if raw.ResponseReserve != nil {
+		cfg.ResponseReserve, cfg.hasReserve = *raw.ResponseReserve, true
+	}
 	for _, g := range cfg.Ignore {
 		cfg.ignoreRes = append(cfg.ignoreRes, globRegexp(g))
 	}
@@ -166,8 +172,15 @@ func parseConfig(path string, data []byte) (*Config, []diag.Diagnostic, error) {
 
 // Settings are the manifest's settings with the config's defaults filling the
 // fields the manifest leaves unset: the lorebook's own word wins, since it
-// travels with the lorebook to the engine.
+// travels with the lorebook to the engine. A --context given to the command
+// (WithContext) wins over both, as in render.
 func (c *Config) Settings(book *schema.Lorebook) schema.Settings {
+	s, _ := c.settings(book)
+	return s
+}
+
+// settings is Settings with where the context size came from.
+func (c *Config) settings(book *schema.Lorebook) (schema.Settings, ContextSource) {
 	s := book.Manifest.Settings
 	if s.ContextTokens <= 0 {
 		// A hand-built or foreign lorebook may carry no settings at all.
@@ -175,16 +188,31 @@ func (c *Config) Settings(book *schema.Lorebook) schema.Settings {
 		s = schema.DefaultSettings()
 		s.Fields = fields
 	}
+	from := ContextDefault
+	if has(s.Fields, "contextTokens") {
+		from = ContextManifest
+	}
 	if c.Tokenizer != "" && !has(s.Fields, "tokenizer") {
 		s.Tokenizer = c.Tokenizer
 	}
 	if c.ContextTokens > 0 && !has(s.Fields, "contextTokens") {
-		s.ContextTokens = c.ContextTokens
+		s.ContextTokens, from = c.ContextTokens, ContextConfig
 	}
 	if c.hasReserve && !has(s.Fields, "responseReserve") {
 		s.ResponseReserve = c.ResponseReserve
 	}
-	return s
+	if c.contextFlag > 0 {
+		s.ContextTokens, from = c.contextFlag, ContextFlag
+	}
+	return s, from
+}
+
+// WithContext returns a copy of c whose context size (from a --context flag)
+// overrides the manifest's and the file's.
+func (c *Config) WithContext(tokens int) *Config {
+	cp := *c
+	cp.contextFlag = tokens
+	return &cp
 }
 
 func has(m map[string]schema.Pos, k string) bool { _, ok := m[k]; return ok }

@@ -82,7 +82,7 @@ func TestDocsExamples(t *testing.T) {
 		if err != nil {
 			t.Fatalf("docs/rules.md:%d: %v", ex.yamlLine, err)
 		}
-		got := format(RunWith(book, nil, nil, ds))
+		got := format(Fold(RunWith(book, nil, nil, ds)))
 		if strings.Contains(got, "["+ex.rule+"]") {
 			fired[ex.rule] = true
 		}

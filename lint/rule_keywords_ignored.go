@@ -5,8 +5,8 @@ package lint
 // conditions. The creator probably expects the keywords to decide.
 func checkKeywordsIgnored(c *Context) {
 	for _, e := range c.Book.Entries {
-		if !e.AlwaysSend || len(e.Conditions) > 0 {
-			continue
+		if !e.AlwaysSend || len(e.Conditions) > 0 || c.rejectedField(e, "section", "alwaysSend") {
+			continue // a rejected section gave AlwaysSend its default, not the creator's word
 		}
 		field := "keywords"
 		if len(e.Keywords) == 0 {
@@ -15,6 +15,6 @@ func checkKeywordsIgnored(c *Context) {
 			}
 			field = "secondaryKeywords"
 		}
-		c.Report(e, e.FieldPos(field), "%s of entry %q are ignored: it is always sent (alwaysSend: true); remove them, or set alwaysSend: false so that they decide", field, e.ID)
+		c.Report(e, e.FieldPos(field), "%s of entry %s are ignored: it is always sent (alwaysSend: true); remove them, or set alwaysSend: false so that they decide", field, entryName(e))
 	}
 }

@@ -64,11 +64,18 @@ func number(v any) (float64, bool) {
 	return 0, false
 }
 
-// lineOf prints a position as file:line, the form messages use to point at
-// another place.
-func lineOf(p schema.Pos) string {
-	if p.Line == 0 {
-		return p.String()
+// lineOf prints a position as file:line:col, the form messages use to point
+// at another place (with the column, which is what tells places apart in a
+// minified JSON file, all on one line).
+func lineOf(p schema.Pos) string { return p.String() }
+
+// quote is a string as Go quotes it: messages quote ids and keywords this way.
+func quote(s string) string { return strconv.Quote(s) }
+
+// nWords is "1 word" or "n words".
+func nWords(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
 	}
-	return p.File + ":" + itoa(p.Line)
+	return itoa(n) + " " + word + "s"
 }

@@ -5,8 +5,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
-	"unicode"
 
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
@@ -265,12 +263,26 @@ func Budget(pieces []Piece, s schema.Settings, c tokenize.Counter) ([]Piece, *Re
 // cards ranks the story cards and takes them greedily within budget.
 func (b *budgeter) cards(budget int) int {
 	idx := rankCards(b.pieces, b.bySection[budgetCards])
+	// A card's parent may be an entry of another section (a keyword-activated
+	// system-presets or post-history entry); Required is decided before the
+	// cards, so such a parent is in the prompt when its piece was kept.
 	keptIDs := map[string]bool{}
+	for g, list := range b.bySection {
+		if g == budgetCards {
+			continue
+		}
+		for _, i := range list {
+			if b.st[i].kept && b.pieces[i].Key != "" {
+				keptIDs[b.pieces[i].Key] = true
+			}
+		}
+	}
 	used := 0
+	parents := parentMemo{}
 	for _, i := range idx {
 		a := b.pieces[i].Card
-		if a != nil && a.Level > 0 && len(a.Parents) > 0 && !anyIn(a.Parents, keptIDs) {
-			b.drop(i, "activated only through cards that were left out")
+		if a != nil && a.Level > 0 && len(a.ParentLists) > 0 && !parents.anyKept(a.ParentLists, keptIDs) {
+			b.drop(i, "activated only through entries that were left out")
 			continue
 		}
 		if t := b.st[i].tokens; used+t <= budget {
@@ -286,9 +298,29 @@ func (b *budgeter) cards(budget int) int {
 	return used
 }
 
-func anyIn(ids []string, set map[string]bool) bool {
-	for _, id := range ids {
-		if set[id] {
+// parentMemo remembers, per shared parent list, whether one of its entries
+// is in the prompt. Cards are taken by recursion level, so every parent of a
+// level-n card (level n-1, or another section, decided before the cards) is
+// settled when the first card of level n asks: the answer cannot change, and
+// each list is read once however many cards share it.
+type parentMemo map[*string]bool
+
+func (m parentMemo) anyKept(lists [][]string, kept map[string]bool) bool {
+	for _, l := range lists {
+		if len(l) == 0 {
+			continue
+		}
+		in, ok := m[&l[0]]
+		if !ok {
+			for _, id := range l {
+				if kept[id] {
+					in = true
+					break
+				}
+			}
+			m[&l[0]] = in
+		}
+		if in {
 			return true
 		}
 	}
@@ -394,134 +426,11 @@ func (b *budgeter) history(budget int) int {
 	return used
 }
 
-// memory ranks memory items by relevance to the last action and takes them
-// greedily within budget. The [Memory] header is paid first and left out with
-// the last item.
-func (b *budgeter) memory(budget int) int {
-	var items, headers []int
-	for _, i := range b.bySection[budgetMemory] {
-		if b.pieces[i].Section == "" {
-			headers = append(headers, i)
-		} else {
-			items = append(items, i)
-		}
-	}
-	used := 0
-	for _, i := range headers {
-		used += b.st[i].tokens
-	}
-	var last strings.Builder
-	for _, i := range b.bySection[budgetLastAction] {
-		last.WriteString(b.pieces[i].Content)
-		last.WriteByte('\n')
-	}
-	lastWords := wordSet(last.String())
-	score := make(map[int]int, len(items))
-	for _, i := range items {
-		score[i] = overlap(wordSet(b.pieces[i].Content), lastWords)
-	}
-	slices.SortStableFunc(items, func(x, y int) int { return cmp.Compare(score[y], score[x]) })
-	kept := 0
-	for _, i := range items {
-		if t := b.st[i].tokens; used+t <= budget {
-			b.keep(i)
-			used += t
-			kept++
-		} else {
-			b.drop(i, "did not fit in the "+tokensLeft(budget-used)+" for the memory bank")
-		}
-	}
-	if kept == 0 {
-		for _, i := range headers {
-			b.drop(i, "no memory item fitted")
-		}
-		return 0
-	}
-	for _, i := range headers {
-		b.keep(i)
-	}
-	return used
-}
-
 func keyOf(p Piece) string {
 	if p.Key != "" {
 		return p.Key
 	}
 	return p.Section
-}
-
-// wordSet is the set of normalised words of s, for memory relevance: runs of
-// letters and digits, lower-cased, without the commonest English function
-// words and one-letter words. Scripts written without spaces (Han, kana,
-// Hangul, Thai) have no words to split on, so their runs contribute character
-// bigrams instead: 鴨川 in a memory item matches 鴨川 in the last action.
-func wordSet(s string) map[string]bool {
-	set := map[string]bool{}
-	var word []rune
-	flush := func() {
-		defer func() { word = word[:0] }()
-		if len(word) == 0 {
-			return
-		}
-		if isUnspaced(word[0]) {
-			if len(word) == 1 {
-				set[string(word)] = true
-			}
-			for i := 0; i+1 < len(word); i++ {
-				set[string(word[i:i+2])] = true
-			}
-			return
-		}
-		w := string(word)
-		if len(word) > 1 && !stopWords[w] {
-			set[w] = true
-		}
-	}
-	for _, r := range s {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
-			r = unicode.ToLower(r)
-			if len(word) > 0 && isUnspaced(word[0]) != isUnspaced(r) {
-				flush()
-			}
-			word = append(word, r)
-		default:
-			flush()
-		}
-	}
-	flush()
-	return set
-}
-
-func isUnspaced(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
-}
-
-func overlap(a, b map[string]bool) int {
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	n := 0
-	for w := range a {
-		if b[w] {
-			n++
-		}
-	}
-	return n
-}
-
-// stopWords are words too common to say two texts are about the same thing.
-var stopWords = map[string]bool{
-	"the": true, "and": true, "for": true, "are": true, "but": true, "not": true, "you": true,
-	"all": true, "any": true, "can": true, "her": true, "was": true, "one": true, "our": true,
-	"out": true, "his": true, "has": true, "had": true, "him": true, "she": true, "they": true,
-	"them": true, "this": true, "that": true, "with": true, "from": true, "have": true,
-	"what": true, "when": true, "who": true, "how": true, "its": true, "into": true, "your": true,
-	"there": true, "their": true, "then": true, "than": true, "were": true, "will": true,
-	"would": true, "about": true, "been": true, "some": true, "does": true, "did": true,
-	"of": true, "to": true, "in": true, "is": true, "it": true, "on": true, "at": true,
-	"by": true, "or": true, "an": true, "as": true, "be": true, "he": true, "we": true,
-	"my": true, "me": true, "do": true, "so": true, "if": true, "no": true, "up": true,
 }
 
 // tokensLeft reads "1 token left", "7 tokens left".

@@ -171,10 +171,10 @@ func describeCondition(c schema.Condition, holds bool, values map[string]any, bo
 	return s + fmt.Sprintf(" (%s is %s, %s)", c.VariableID, quoteValue(v), valueSource(book, vars, c.VariableID))
 }
 
-// conditionReasons explains an entry's conditions: nil when it has none.
+// EvalConditions explains an entry's conditions: nil when it has none.
 // When they fail, the reason starts "left out:" and names only the conditions
 // that decided it.
-func conditionReasons(e *schema.Entry, values map[string]any, book *schema.Lorebook, vars map[string]any) (bool, []string) {
+func EvalConditions(e *schema.Entry, values map[string]any, book *schema.Lorebook, vars map[string]any) (bool, []string) {
 	if len(e.Conditions) == 0 {
 		return true, nil
 	}

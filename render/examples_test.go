@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/lorekit/lore/schema"
 )
 
 func TestParseExamples(t *testing.T) {
@@ -78,31 +77,6 @@ func TestParseExamplesOffsets(t *testing.T) {
 	check("block 1", bs[1].Offset, "<START>")
 	check("turn 0", bs[1].Turns[0].Offset, "{{user}}: a")
 	check("turn 1", bs[1].Turns[1].Offset, "{{char}}: b")
-}
-
-func TestAssembleExamples(t *testing.T) {
-	ex := ent("ex", schema.SectionExamples, 0, "Style notes.\n<START>\n\n<START>\nNarration first.\n{{user}}: Hi {{char}}\nAri: again\n{{char}}: Hello {{user}}")
-	ex.APIRole = "assistant" // turns take their speaker's role, not the entry's
-	book := &schema.Lorebook{Manifest: schema.Manifest{Character: "Sera", Persona: &schema.Persona{Name: "Ari"}},
-		Entries: []*schema.Entry{ex}}
-	var got []string
-	for _, p := range Assemble(input(book, nil), activeAll(book)) {
-		if p.Step == StepExamples {
-			got = append(got, p.Role+"|"+p.Section+"|"+p.Content)
-		}
-	}
-	want := []string{
-		"system||[Example Chat]",
-		"system|examples|Style notes.",
-		"system||[Example Chat]",
-		"system|examples|Narration first.",
-		"user|examples|Hi Sera",
-		"user|examples|again",
-		"assistant|examples|Hello Ari",
-	}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("(-want +got):\n%s", d)
-	}
 }
 
 func FuzzParseExamples(f *testing.F) {

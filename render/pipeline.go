@@ -1,7 +1,11 @@
-// Package render owns activation (which entries fire, and why), the 13-step prompt
-// assembly of SPEC §3, the context budget of SPEC §4, and the output formats of a
-// rendered prompt. It must not print diagnostics or read files: callers load the
-// lorebook, transcript and variables and pass them in.
+// Package render is the pipeline every engine shares: the Engine interface, what
+// a render takes (Input) and gives (Result, Report), and the parts engines have
+// in common — macros, conditions, variable values, transforms, example parsing,
+// built-in presets, and lore's context budget (SPEC §4) with its report. Which
+// entries activate, where they go and in what order is each engine's own
+// business (package engine and below); writing a Result is package output's. It
+// must not print diagnostics or read files: callers load the lorebook,
+// transcript and variables and pass them in.
 package render
 
 import (
@@ -19,11 +23,11 @@ type Input struct {
 	Settings schema.Settings
 	Seed     int64
 	Counter  tokenize.Counter
-
-	// keywords is the compiled keyword index of Book, built by the first
-	// Activate and reused by the next ones on this Input (Render activates
-	// twice). Activate is therefore not safe for concurrent use on one Input.
-	keywords *keywordIndex
+	// EngineSettings is the engine's own settings object as decoded JSON or
+	// YAML: the manifest's settings.<engine>, overridden key by key by a
+	// settings file given on the command line. Engines without settings of
+	// their own ignore it.
+	EngineSettings map[string]any
 }
 
 // Trigger says what brought an entry in.
@@ -46,9 +50,12 @@ type Activated struct {
 	// it, -1 when none (ranking by recency).
 	Hits        int
 	LastMessage int
-	// Parents are the ids of the entries whose content activated it (recursion):
-	// if all of them are left out by the budget, it is left out too.
-	Parents []string
+	// ParentLists are the ids of the entries whose content activated it
+	// (recursion), one list per keyword they named; cards that share a
+	// keyword share its list, so a keyword named in thousands of contents
+	// costs one list, not one per card. If none of them is in the prompt,
+	// the card is left out too.
+	ParentLists [][]string
 }
 
 // Piece is one block of the prompt as assembled, before the budget decides what

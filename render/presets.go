@@ -75,10 +75,10 @@ func LookupPreset(name string) (Preset, bool) {
 	return Preset{}, false
 }
 
-// enabledPresets returns the manifest's presets of one section, each once, in
+// EnabledPresets returns the manifest's presets of one section, each once, in
 // the manifest's order; unknown names are skipped (schema validation reports
 // them, and a render should still show the rest of the prompt).
-func enabledPresets(m *schema.Manifest, section string) []Preset {
+func EnabledPresets(m *schema.Manifest, section string) []Preset {
 	var out []Preset
 	seen := map[string]bool{}
 	for _, k := range m.Presets {

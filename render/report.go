@@ -2,10 +2,7 @@ package render
 
 import (
 	"cmp"
-	"fmt"
-	"io"
 	"slices"
-	"strings"
 )
 
 // Report is the budget report of SPEC §7 (`report` in `render --format json`,
@@ -29,6 +26,14 @@ type Report struct {
 	Markers      int `json:"-"`
 	// Largest are the biggest entries and blocks, by tokens before any cut.
 	Largest []EntrySize `json:"-"`
+
+	// notes indexes the sections' notes for Note, built on first use.
+	notes map[noteKey]*Note
+}
+
+type noteKey struct {
+	section, key string
+	cut          bool
 }
 
 // SectionReport is one budget section.
@@ -72,6 +77,26 @@ func (r *Report) Section(name string) *SectionReport {
 		}
 	}
 	return nil
+}
+
+// Note returns the first note of a section about a piece (by its key): the
+// one saying it was cut when cut, else the one saying it was left out; nil
+// when there is none. Explanations ask for every entry, so the notes are
+// indexed once rather than searched each time.
+func (r *Report) Note(section, key string, cut bool) *Note {
+	if r.notes == nil {
+		r.notes = map[noteKey]*Note{}
+		for i := range r.Sections {
+			s := &r.Sections[i]
+			for k := range s.Notes {
+				nk := noteKey{s.Name, s.Notes[k].Key, s.Notes[k].Cut}
+				if _, ok := r.notes[nk]; !ok {
+					r.notes[nk] = &s.Notes[k]
+				}
+			}
+		}
+	}
+	return r.notes[noteKey{section, key, cut}]
 }
 
 // report builds the Report from the budget's decisions.
@@ -187,222 +212,4 @@ func largest(sizes map[[2]string]*EntrySize, n int) []EntrySize {
 		}
 	}
 	return top
-}
-
-// WriteText prints the report as a table a person reads at a glance: each
-// section's tokens against its cap or share with a bar, the Required total
-// against the cap, what was cut or left out and why, and the largest entries.
-// It returns the first write error.
-func (r *Report) WriteText(out io.Writer, color bool) error {
-	ew := &errWriter{w: out}
-	w := &trimWriter{w: ew}
-	paint := func(code, s string) string {
-		if !color || s == "" {
-			return s
-		}
-		return "\x1b[" + code + "m" + s + "\x1b[0m"
-	}
-	red := func(s string) string { return paint("31", s) }
-	yellow := func(s string) string { return paint("33", s) }
-	bold := func(s string) string { return paint("1", s) }
-	faint := func(s string) string { return paint("2", s) }
-
-	fmt.Fprintf(w, "%s %s, context %d − reserve %d = %d available\n\n",
-		bold("Token budget"), r.Tokenizer, r.ContextTokens, r.Reserve, r.Available)
-	fmt.Fprintf(w, "%-16s %-9s %7s %7s %-6s %-20s  %s\n", "section", "class", "tokens", "budget", "", "", "")
-	for _, s := range r.Sections {
-		label := "cap"
-		if s.Class == "dynamic" {
-			label = "rest"
-			if s.Share > 0 {
-				label = fmt.Sprintf("%d%%", int(s.Share*100+0.5))
-			}
-		}
-		status := ""
-		switch {
-		case s.Cut && len(s.Dropped) > 0:
-			status = red(fmt.Sprintf("cut, %d left out", len(s.Dropped)))
-		case s.Cut:
-			status = yellow("cut")
-		case len(s.Dropped) > 0:
-			status = red(fmt.Sprintf("%d left out", len(s.Dropped)))
-		}
-		fmt.Fprintf(w, "%-16s %-9s %7d %7d %s %s  %s\n", s.Name, s.Class, s.Tokens, s.Budget,
-			faint(fmt.Sprintf("%-6s", label)), bar(s.Tokens, s.Budget, 20, color), status)
-	}
-	if r.Markers > 0 {
-		fmt.Fprintf(w, "%-16s %-9s %7d\n", "(markers)", "required", r.Markers)
-	}
-	fmt.Fprintf(w, "%-16s %-9s %7d %7d\n\n", "total", "", r.Total, r.Available)
-
-	pct := 0
-	if r.RequiredCap > 0 {
-		pct = r.RequiredUsed * 100 / r.RequiredCap
-	}
-	verdict := "under the cap, all of Required is whole"
-	if r.requiredOver() {
-		verdict = red("over the cap: lower-priority pieces were cut or left out")
-	}
-	fmt.Fprintf(w, "Required: %d tokens, %d%% of the %d-token cap (%d%% of %d available): %s\n",
-		r.RequiredUsed, pct, r.RequiredCap, int(r.CapShare*100+0.5), r.Available, verdict)
-	fmt.Fprintf(w, "Dynamic R = %d − %d = %d tokens for cards, history and memory\n", r.Available, r.RequiredUsed, r.Remainder)
-
-	var notes []string
-	for _, s := range r.Sections {
-		for _, n := range groupNotes(s.Notes) {
-			notes = append(notes, fmt.Sprintf("  %-16s %s", s.Name, n))
-		}
-	}
-	if len(notes) > 0 {
-		fmt.Fprintf(w, "\n%s\n", bold("Cut or left out"))
-		for _, n := range notes {
-			fmt.Fprintln(w, n)
-		}
-	}
-	if len(r.Largest) > 0 {
-		fmt.Fprintf(w, "\n%s\n", bold("Largest entries"))
-		for _, e := range r.Largest {
-			st := e.Status
-			switch st {
-			case "cut":
-				st = yellow(st)
-			case "left out":
-				st = red(st)
-			}
-			fmt.Fprintf(w, "  %-24s %-16s %7d  %s\n", e.Key, e.Section, e.Tokens, st)
-		}
-	}
-	return ew.err
-}
-
-func (r *Report) requiredOver() bool {
-	for _, s := range r.Sections {
-		if s.Class == "required" && (s.Cut || len(s.Dropped) > 0) {
-			return true
-		}
-	}
-	return false
-}
-
-// groupNotes folds runs of notes with one reason into one line, so 200 old
-// messages left out of history read as one line, not 200.
-func groupNotes(notes []Note) []string {
-	var out []string
-	for i := 0; i < len(notes); {
-		n := notes[i]
-		if n.Cut {
-			out = append(out, fmt.Sprintf("%s cut %d → %d tokens: %s", n.Key, n.Tokens, n.Kept, n.Why))
-			i++
-			continue
-		}
-		j, total := i, 0
-		for j < len(notes) && !notes[j].Cut && notes[j].Why == n.Why {
-			total += notes[j].Tokens
-			j++
-		}
-		var keys []string
-		for _, m := range notes[i:j] {
-			if len(keys) == 0 || keys[len(keys)-1] != m.Key {
-				keys = append(keys, m.Key)
-			}
-		}
-		names := strings.Join(keys, ", ")
-		if len(keys) > 3 {
-			names = keys[0] + " … " + keys[len(keys)-1]
-		}
-		if j-i == 1 {
-			out = append(out, fmt.Sprintf("%s (%d tokens) left out: %s", names, total, n.Why))
-		} else {
-			out = append(out, fmt.Sprintf("%s (%d pieces, %d tokens) left out: %s", names, j-i, total, n.Why))
-		}
-		i = j
-	}
-	return out
-}
-
-// bar draws used/budget in width cells; past the budget it is full.
-func bar(used, budget, width int, color bool) string {
-	if budget <= 0 {
-		if used > 0 {
-			return strings.Repeat("█", width)
-		}
-		return strings.Repeat("·", width)
-	}
-	fill := min(used*width/budget, width)
-	if used > 0 && fill == 0 {
-		fill = 1
-	}
-	s := strings.Repeat("█", fill) + strings.Repeat("·", width-fill)
-	if color {
-		return "\x1b[36m" + s[:len("█")*fill] + "\x1b[0m" + s[len("█")*fill:]
-	}
-	return s
-}
-
-// errWriter keeps the first write error so the table code stays linear.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return len(p), nil
-	}
-	_, e.err = e.w.Write(p)
-	return len(p), nil
-}
-
-// trimWriter drops the spaces that padded columns leave at the end of a line;
-// WriteText writes whole lines (one Fprintf per line).
-type trimWriter struct{ w io.Writer }
-
-func (t *trimWriter) Write(p []byte) (int, error) {
-	s := string(p)
-	nl := strings.HasSuffix(s, "\n")
-	s = strings.TrimRight(strings.TrimSuffix(s, "\n"), " ")
-	if nl {
-		s += "\n"
-	}
-	_, err := io.WriteString(t.w, s)
-	return len(p), err
-}
-
-// WriteText prints the always-sent budget (Report.WriteText) followed by every
-// story card's size against the cards share, largest first, flagging the
-// cards that can never be included. It returns the first write error.
-func (s *Sizing) WriteText(out io.Writer, color bool) error {
-	if err := s.Report.WriteText(out, color); err != nil {
-		return err
-	}
-	ew := &errWriter{w: out}
-	w := &trimWriter{w: ew}
-	paint := func(code, t string) string {
-		if !color {
-			return t
-		}
-		return "\x1b[" + code + "m" + t + "\x1b[0m"
-	}
-	fmt.Fprintf(w, "\n%s\n", paint("1", "Story cards against the cards share"))
-	fmt.Fprintf(w, "Without a chat, Required is %d tokens (%d before the cap): cards may take %d tokens, the trigger scan window is %d messages\n",
-		s.Report.RequiredUsed, s.RequiredTotal, s.CardsShare, s.Window)
-	if len(s.Cards) == 0 {
-		fmt.Fprintln(w, "  (no story cards)")
-		return ew.err
-	}
-	cards := slices.Clone(s.Cards)
-	slices.SortStableFunc(cards, func(a, b CardSize) int { return cmp.Compare(b.Tokens, a.Tokens) })
-	over := 0
-	for _, c := range cards {
-		note := ""
-		if c.Over {
-			over++
-			note = paint("1;31", "over the whole cards share: it can never be included")
-		}
-		fmt.Fprintf(w, "  %-24s %7d  %s  %s\n", c.Entry.ID, c.Tokens, bar(c.Tokens, s.CardsShare, 20, color), note)
-	}
-	if over > 0 {
-		fmt.Fprintf(w, "%d of %d cards exceed the cards share\n", over, len(cards))
-	}
-	return ew.err
 }

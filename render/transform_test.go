@@ -21,15 +21,15 @@ func TestApplyTransforms(t *testing.T) {
 	}{
 		{"all messages", schema.Transform{Pattern: `<s>.*?</s>`, Replace: ""},
 			"u3 |a2 |u1 |a0 "},
-		{"minDepth", schema.Transform{Pattern: `<s>.*?</s>`, MinDepth: actInt(2)},
+		{"minDepth", schema.Transform{Pattern: `<s>.*?</s>`, MinDepth: intPtr(2)},
 			"u3 |a2 |u1 <s>x</s>|a0 <s>x</s>"},
-		{"maxDepth", schema.Transform{Pattern: `<s>.*?</s>`, MaxDepth: actInt(0)},
+		{"maxDepth", schema.Transform{Pattern: `<s>.*?</s>`, MaxDepth: intPtr(0)},
 			"u3 <s>x</s>|a2 <s>x</s>|u1 <s>x</s>|a0 "},
-		{"both bounds", schema.Transform{Pattern: `<s>.*?</s>`, MinDepth: actInt(1), MaxDepth: actInt(2)},
+		{"both bounds", schema.Transform{Pattern: `<s>.*?</s>`, MinDepth: intPtr(1), MaxDepth: intPtr(2)},
 			"u3 <s>x</s>|a2 |u1 |a0 <s>x</s>"},
 		{"roles", schema.Transform{Pattern: `<s>.*?</s>`, Roles: []string{"assistant"}},
 			"u3 <s>x</s>|a2 |u1 <s>x</s>|a0 "},
-		{"groups", schema.Transform{Pattern: `<s>(.*?)</s>`, Replace: "[$1]", MinDepth: actInt(3)},
+		{"groups", schema.Transform{Pattern: `<s>(.*?)</s>`, Replace: "[$1]", MinDepth: intPtr(3)},
 			"u3 [x]|a2 <s>x</s>|u1 <s>x</s>|a0 <s>x</s>"},
 	}
 	for _, tt := range tests {
@@ -71,3 +71,5 @@ func TestApplyTransformsBadPattern(t *testing.T) {
 		t.Error("nil book")
 	}
 }
+
+func intPtr(n int) *int { return &n }

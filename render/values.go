@@ -115,3 +115,28 @@ func quoteValue(v any) string {
 	}
 	return valueText(v)
 }
+
+// FormatValue prints a variable's value for the state block the way
+// {{getvar::id}} does (strings as they are, numbers without a trailing ".0",
+// lists joined with ", ", objects as compact JSON), except that null prints as
+// "null" and an empty list as "[]", so no line of the block is left blank.
+func FormatValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case []any:
+		if len(x) == 0 {
+			return "[]"
+		}
+	case map[string]any:
+		// As compact JSON, keys sorted, without escaping < > & (a prompt is
+		// not HTML).
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if enc.Encode(x) == nil {
+			return strings.TrimSuffix(b.String(), "\n")
+		}
+	}
+	return valueText(v)
+}

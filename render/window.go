@@ -1,8 +1,6 @@
 package render
 
 import (
-	"strings"
-
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
 )
@@ -26,6 +24,23 @@ func ScanWindow(pre []Piece, s schema.Settings, c tokenize.Counter) int {
 	b.required()
 	return WindowForShare(floorShare(s.Shares.Cards, b.remainder()))
 }
+
+// RequiredSize is what the Required pieces among pre would take before the
+// cap (markers included) and the cap itself: lint's required-over-cap compares
+// them.
+func RequiredSize(pre []Piece, s schema.Settings, c tokenize.Counter) (total, capTokens int) {
+	b := newBudgeter(pre, s, c)
+	for _, g := range append([]string{"", budgetLastAction, budgetFrontMemory}, requiredPriority...) {
+		for _, i := range b.bySection[g] {
+			total += b.st[i].tokens
+		}
+	}
+	return total, b.capTokens
+}
+
+// FloorShare is floor(share × n) as the budget computes it (with its
+// tolerance for shares written in decimal).
+func FloorShare(share float64, n int) int { return floorShare(share, n) }
 
 // Sizing measures what a lorebook always sends, without a transcript: the
 // Required pieces against the cap, the Dynamic remainder they leave, the story
@@ -58,36 +73,4 @@ type CardSize struct {
 	Entry  *schema.Entry
 	Tokens int
 	Over   bool
-}
-
-// SizeUp sizes a lorebook's always-sent pieces (see Sizing) for an Input's
-// variables and seed; its transcript is ignored.
-func SizeUp(in *Input) *Sizing {
-	local := *in
-	local.Transcript = &schema.Transcript{}
-	in = &local
-	if in.Book == nil {
-		in.Book = &schema.Lorebook{}
-	}
-	pre := Assemble(in, Activate(in, 0))
-	b := newBudgeter(pre, in.Settings, in.Counter)
-	sz := &Sizing{RequiredCap: b.capTokens}
-	for _, g := range append([]string{"", budgetLastAction, budgetFrontMemory}, requiredPriority...) {
-		for _, i := range b.bySection[g] {
-			sz.RequiredTotal += b.st[i].tokens
-		}
-	}
-	_, sz.Report = Budget(pre, in.Settings, in.Counter)
-	sz.Remainder = sz.Report.Remainder
-	sz.CardsShare = floorShare(in.Settings.Shares.Cards, sz.Remainder)
-	sz.Window = WindowForShare(sz.CardsShare)
-	macros := NewMacros(in)
-	for _, e := range in.Book.Entries {
-		if !e.Enabled || e.Section != schema.SectionChatHistory || e.Role == RoleGreeting {
-			continue
-		}
-		n := in.Counter.Count(strings.TrimSpace(macros.Expand(e.Content)))
-		sz.Cards = append(sz.Cards, CardSize{Entry: e, Tokens: n, Over: n > sz.CardsShare})
-	}
-	return sz
 }

@@ -361,6 +361,10 @@ func suggest(got string, allowed []string) string {
 	return best
 }
 
+// KebabID is the kebab-case spelling the schema proposes for an id that is
+// not kebab-case ("" when it has none); lint --fix renames ids to it.
+func KebabID(s string) string { return kebab(s) }
+
 // kebab proposes a kebab-case spelling of an id, or "" when it has none.
 func kebab(s string) string {
 	var b strings.Builder

@@ -214,12 +214,12 @@ func (d *decoder) entry(n *yaml.Node) *Entry {
 	return e
 }
 
-// pairsOf returns the value of key in mapping m (zero or one element).
-func pairsOf(m *yaml.Node, key string) []*yaml.Node {
+// valueOf returns the value of key in mapping m, or nil when m has no key.
+func valueOf(m *yaml.Node, key string) *yaml.Node {
 	ps, _ := pairs(m)
 	for _, p := range ps {
 		if p.Key == key {
-			return []*yaml.Node{p.Value}
+			return p.Value
 		}
 	}
 	return nil
@@ -501,6 +501,15 @@ func (d *decoder) settings(n *yaml.Node) Settings {
 			set(&s.RequiredCap, v, number)
 		case "recursionLimit":
 			set(&s.RecursionLimit, v, integer)
+		case "engine":
+			set(&s.Engine, v, str)
+		case "yumina", "sillytavern":
+			if obj, ok := ToValue(v).(map[string]any); ok {
+				if s.Engines == nil {
+					s.Engines = map[string]map[string]any{}
+				}
+				s.Engines[p.Key] = obj
+			}
 		case "shares":
 			for _, sp := range d.fields(v) {
 				s.Fields["shares."+sp.Key] = d.pos(sp.Value)

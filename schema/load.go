@@ -92,7 +92,7 @@ func isSingleEntry(root *yaml.Node) bool {
 // entriesOf decodes the entries: list of a manifest mapping.
 func (d *decoder) entriesOf(root *yaml.Node) []*Entry {
 	var out []*Entry
-	for _, v := range pairsOf(root, "entries") {
+	if v := valueOf(root, "entries"); v != nil {
 		for _, c := range items(v) {
 			out = append(out, d.entry(c))
 		}

@@ -186,7 +186,12 @@ type Settings struct {
 	RequiredCap     float64
 	Shares          Shares
 	RecursionLimit  int
-	Fields          map[string]Pos // "contextTokens", "shares.cards", ...
+	// Engine is settings.engine ("" when the manifest does not name one);
+	// Engines holds the engines' own settings objects by engine name
+	// (settings.sillytavern, settings.yumina), as decoded.
+	Engine  string
+	Engines map[string]map[string]any
+	Fields  map[string]Pos // "contextTokens", "shares.cards", ...
 }
 
 // Shares of the Dynamic budget.

@@ -1,0 +1,114 @@
+package output
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lorekit/lore/render"
+	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/tokenize"
+)
+
+// The report's pieces are made of chars4 text, so token arithmetic is exact:
+// tok(tag, n) is n tokens.
+func tok(tag string, n int) string { return strings.Repeat(fmt.Sprintf("%-4.4s", tag), n) }
+
+func req(section, key string, n int) render.Piece {
+	return render.Piece{Section: section, Key: key, Content: tok(key, n), Message: -1}
+}
+
+func msg(i, n int, last bool) render.Piece {
+	sec := render.SecHistory
+	if last {
+		sec = render.SecLastAction
+	}
+	k := fmt.Sprintf("message:%d", i)
+	return render.Piece{Step: 10, Section: sec, Key: k, Content: tok(fmt.Sprintf("m%d", i), n), Message: i}
+}
+
+func card(id string, n int, a render.Activated) render.Piece {
+	a.Entry = &schema.Entry{ID: id, Section: schema.SectionChatHistory}
+	return render.Piece{Step: 6, Section: render.SecCards, Key: id, Content: tok(id, n), Card: &a, Message: -1}
+}
+
+func mem(i, n int, text string) render.Piece {
+	return render.Piece{Step: 9, Section: render.SecMemory, Key: fmt.Sprintf("memory:%d", i), Content: text + " " + tok("pad", n), Message: -1}
+}
+
+func chars4(t testing.TB) tokenize.Counter {
+	t.Helper()
+	c, err := tokenize.Get(tokenize.Chars4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestReportText is a golden test of the text table (go test -update).
+func TestReportText(t *testing.T) {
+	c := chars4(t)
+	pieces := []render.Piece{
+		{Section: render.SecSystemPresets, Key: "preset:fiction-mode", Content: tok("fict", 300), Message: -1},
+		req(render.SecPlotEssentials, "plot-essentials", 900),
+		{Step: 4, Content: "[Example Chat]", Message: -1},
+		req(render.SecExamples, "seraphina-examples", 200),
+		card("tavern", 300, render.Activated{Entry: &schema.Entry{}, LastMessage: 9, Hits: 2}),
+		card("silver-order", 900, render.Activated{Entry: &schema.Entry{}, LastMessage: 8}),
+		{Step: 7, Content: "[Start a new Chat]", Message: -1},
+		req(render.SecSummary, "summary", 100),
+		{Step: 9, Content: "[Memory]", Message: -1},
+		mem(0, 30, "Ari owes Maren"), mem(1, 30, "bridge"),
+	}
+	for i := range 9 {
+		pieces = append(pieces, msg(i, 150, false))
+	}
+	pieces = append(pieces, msg(9, 80, true), req(render.SecFrontMemory, "front-memory", 40), req(render.SecPostHistory, "author-note", 150))
+	s := schema.DefaultSettings()
+	s.ContextTokens = 4096
+	_, r := render.Budget(pieces, s, c)
+	var buf bytes.Buffer
+	if err := WriteReport(&buf, r, false); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "budget", "report.txt")
+	if goldenUpdate() {
+		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != string(want) {
+		t.Errorf("text report changed (go test ./output -run TestReportText -update):\n%s", buf.String())
+	}
+	var col bytes.Buffer
+	_ = WriteReport(&col, r, true)
+	if !strings.Contains(col.String(), "\x1b[") {
+		t.Error("color=true printed no colour")
+	}
+}
+
+func TestGroupNotes(t *testing.T) {
+	notes := []render.Note{
+		{Key: "ex", Tokens: 10, Why: "over"}, {Key: "ex", Tokens: 5, Why: "over"},
+		{Key: "a", Tokens: 3, Why: "no room"}, {Key: "b", Tokens: 4, Why: "no room"},
+		{Key: "m:0", Tokens: 1, Why: "old"}, {Key: "m:1", Tokens: 1, Why: "old"}, {Key: "m:2", Tokens: 1, Why: "old"}, {Key: "m:3", Tokens: 1, Why: "old"},
+		{Key: "big", Tokens: 9, Kept: 4, Cut: true, Why: "cut"},
+	}
+	want := []string{
+		"ex (2 pieces, 15 tokens) left out: over",
+		"a, b (2 pieces, 7 tokens) left out: no room",
+		"m:0 … m:3 (4 pieces, 4 tokens) left out: old",
+		"big cut 9 → 4 tokens: cut",
+	}
+	if got := groupNotes(notes); !slices.Equal(got, want) {
+		t.Errorf("groupNotes\n got %q\nwant %q", got, want)
+	}
+}

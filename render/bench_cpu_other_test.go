@@ -1,6 +1,0 @@
-//go:build !unix
-
-package render
-
-// processCPU is unknown here; benchmarks then report 0 CPU time.
-func processCPU() int64 { return 0 }

@@ -1,0 +1,67 @@
+package render
+
+import (
+	"fmt"
+
+	"github.com/lorekit/lore/schema"
+)
+
+// Engine turns a lorebook and a chat into the prompt one roleplay engine would
+// send: it decides which entries activate, where each lands and what its budget
+// keeps. Every engine fills the same Result, so every output format, --explain
+// and the lint rules work with any engine.
+type Engine interface {
+	// Name is the engine's id, as --engine and settings.engine spell it.
+	Name() string
+	// Render activates, places and budgets one prompt.
+	Render(in *Input) (*Result, error)
+}
+
+// Sizer is an engine that can measure what a lorebook always sends, without a
+// chat: `lore tokens` without --transcript prints it, lint's budget rules read
+// it. An engine without it is sized by rendering an empty chat.
+type Sizer interface {
+	SizeUp(in *Input) *Sizing
+}
+
+// TurnRenderer is an engine whose prompts depend on the generations before
+// them (SillyTavern's sticky, cooldown and delay, its random stream):
+// RenderTurns renders one prompt per chat prefix, lengths[i] messages long, in
+// order, carrying that state from each generation to the next.
+type TurnRenderer interface {
+	RenderTurns(in *Input, lengths []int) ([]*Result, error)
+}
+
+// RenderTurns renders one prompt per chat prefix of in's transcript, lengths[i]
+// messages long, in order: with the engine's own RenderTurns when it carries
+// state between generations, else each prefix on its own.
+func RenderTurns(eng Engine, in *Input, lengths []int) ([]*Result, error) {
+	n := 0
+	if in.Transcript != nil {
+		n = len(in.Transcript.Messages)
+	}
+	for _, l := range lengths {
+		if l < 0 || l > n {
+			return nil, fmt.Errorf("turn at chat length %d: the transcript has %d messages", l, n)
+		}
+	}
+	if tr, ok := eng.(TurnRenderer); ok {
+		return tr.RenderTurns(in, lengths)
+	}
+	out := make([]*Result, 0, len(lengths))
+	for _, l := range lengths {
+		local := *in
+		t := schema.Transcript{}
+		if in.Transcript != nil {
+			t = *in.Transcript
+		}
+		t.Messages = t.Messages[:l:l]
+		local.Transcript = &t
+		res, err := eng.Render(&local)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}
