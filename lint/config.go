@@ -12,6 +12,7 @@ import (
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
+	"github.com/spf13/viper"
 )
 
 // ConfigName is the file lint looks for, upward from the lorebook.
@@ -79,7 +80,8 @@ var configKeys = map[string]bool{"rules": true, "ignore": true, "tokenizer": tru
 
 func parseConfig(path string, data []byte) (*Config, []diag.Diagnostic, error) {
 	// viper drops positions (and folds key case), so the structure is checked on
-	// yaml.v3 nodes first, where every key still has its line.
+	// yaml.v3 nodes first, where every key still has its line; viper then
+	// holds the values.
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
@@ -142,28 +144,24 @@ func parseConfig(path string, data []byte) (*Config, []diag.Diagnostic, error) {
 	if len(ds) > 0 {
 		return cfg, ds, nil
 	}
-	// The nodes were checked above; decoding them is not a second parse of
-	// the text.
-	var raw struct {
-		Rules           map[string]string `yaml:"rules"`
-		Ignore          []string          `yaml:"ignore"`
-		Tokenizer       string            `yaml:"tokenizer"`
-		ContextTokens   int               `yaml:"contextTokens"`
-		ResponseReserve *int              `yaml:"responseReserve"`
-	}
-	if err := root.Decode(&raw); err != nil {
+	// The nodes were checked above, with their lines; viper holds the
+	// values, decoded from those nodes (not a second parse of the text).
+	var values map[string]any
+	if err := root.Decode(&values); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	for id, level := range raw.Rules {
+	v := viper.New()
+	if err := v.MergeConfigMap(values); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	for id, level := range v.GetStringMapString("rules") {
 		sev, _ := diag.ParseSeverity(level)
 		cfg.Rules[id] = sev
 	}
-	cfg.Ignore = raw.Ignore
-	cfg.Tokenizer = raw.Tokenizer
-	cfg.ContextTokens = raw.ContextTokens
-	if raw.ResponseReserve != nil {
-		cfg.ResponseReserve, cfg.hasReserve = *raw.ResponseReserve, true
-	}
+	cfg.Ignore = v.GetStringSlice("ignore")
+	cfg.Tokenizer = v.GetString("tokenizer")
+	cfg.ContextTokens = v.GetInt("contextTokens")
+	cfg.ResponseReserve, cfg.hasReserve = v.GetInt("responseReserve"), v.IsSet("responseReserve")
 	for _, g := range cfg.Ignore {
 		cfg.ignoreRes = append(cfg.ignoreRes, globRegexp(g))
 	}
