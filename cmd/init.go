@@ -35,6 +35,7 @@ func newInitCmd(iox *IO) *cobra.Command {
   DIR/book/entries/*.yaml     entries of every section
   DIR/transcript.yaml         a short chat to render against
   DIR/vars.yaml               variable values for the chat
+  DIR/tests/story.yaml        tests of the lorebook, run by 'lore test DIR'
 
 If any of these files exists, nothing is written. With --force the existing
 ones are replaced (your edits to them are lost) and listed as replaced; a
@@ -112,7 +113,8 @@ func runInit(iox *IO, dir string, opts *initOptions) error {
 		fmt.Fprintf(iox.Stdout, "  %s%s\n", filepath.ToSlash(filepath.Join(dir, f.rel)), note)
 	}
 	book := filepath.ToSlash(filepath.Join(dir, "book"))
-	fmt.Fprintf(iox.Stdout, "\nNext:\n  lore lint %s\n  lore render %s --transcript %s --vars %s\n",
-		book, book, filepath.ToSlash(filepath.Join(dir, "transcript.yaml")), filepath.ToSlash(filepath.Join(dir, "vars.yaml")))
+	fmt.Fprintf(iox.Stdout, "\nNext:\n  lore lint %s\n  lore render %s --transcript %s --vars %s\n  lore test %s\n",
+		book, book, filepath.ToSlash(filepath.Join(dir, "transcript.yaml")), filepath.ToSlash(filepath.Join(dir, "vars.yaml")),
+		path.Clean(filepath.ToSlash(dir)))
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/testrun"
 	"gopkg.in/yaml.v3"
 )
 
@@ -17,6 +18,7 @@ import (
 const (
 	treeLorebook   = "lorebook"
 	treeTranscript = "transcript"
+	treeTest       = "test" // lore test's files (testrun.IsTestFile)
 )
 
 // expandPaths replaces each folder without a manifest by what lore can check
@@ -68,7 +70,9 @@ func walkTree(root string, want map[string]bool) ([]string, error) {
 			return err
 		}
 		name := de.Name()
-		if p != root && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor") {
+		// Snapshots are lore test's output (a JSON one looks like a
+		// transcript), never its input.
+		if p != root && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor" || name == testrun.SnapshotDir) {
 			if de.IsDir() {
 				return filepath.SkipDir
 			}
@@ -82,6 +86,14 @@ func walkTree(root string, want map[string]bool) ([]string, error) {
 				return filepath.SkipDir
 			}
 			return nil
+		}
+		if want[treeTest] {
+			if testrun.IsTestFile(p) {
+				found = append(found, p)
+			}
+			if !want[treeLorebook] && !want[treeTranscript] {
+				return nil // by name alone: no file need be read
+			}
 		}
 		if k := fileKind(p); k != "" && want[k] {
 			found = append(found, p)

@@ -29,14 +29,18 @@ func LoadTranscript(path string) (*Transcript, []diag.Diagnostic, error) {
 		return nil, nil, err
 	}
 	d := newDecoder(path, data)
-	var ds []diag.Diagnostic
 	switch root.Kind {
 	case yaml.SequenceNode, yaml.MappingNode:
-		ds = (&docCheck{file: path, root: root, listName: "messages"}).check("transcript")
-	default:
-		return t, []diag.Diagnostic{diag.New(d.pos(root), diag.Error, "schema",
-			"expected a transcript (a mapping with messages:, or a list of messages), found %s", kindName(root))}, nil
+		ds := (&docCheck{file: path, root: root, listName: "messages"}).check("transcript")
+		d.transcript(t, root)
+		return t, diag.Sort(append(ds, d.diags...)), nil
 	}
+	return t, []diag.Diagnostic{diag.New(d.pos(root), diag.Error, "schema",
+		"expected a transcript (a mapping with messages:, or a list of messages), found %s", kindName(root))}, nil
+}
+
+// transcript decodes a transcript mapping, or a bare list of messages, into t.
+func (d *decoder) transcript(t *Transcript, root *yaml.Node) {
 	if root.Kind == yaml.SequenceNode {
 		t.Messages = d.messages(root)
 	} else {
@@ -57,7 +61,6 @@ func LoadTranscript(path string) (*Transcript, []diag.Diagnostic, error) {
 			}
 		}
 	}
-	return t, diag.Sort(append(ds, d.diags...)), nil
 }
 
 func (d *decoder) messages(n *yaml.Node) []Message {
