@@ -6,13 +6,11 @@
 package lore
 
 import (
-	"errors"
 	"fmt"
 	"sync"
 
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
-	"github.com/lorekit/lore/tokenize"
 )
 
 // Name is the engine's id.
@@ -53,8 +51,9 @@ func (*Engine) SizeUp(in *render.Input) *render.Sizing { return SizeUp(in) }
 
 // Render renders one prompt (see the package function Render).
 func (eng *Engine) Render(in *render.Input) (*render.Result, error) {
-	if in == nil || in.Book == nil {
-		return nil, errors.New("render: no lorebook")
+	in, err := render.Prepare(in)
+	if err != nil {
+		return nil, err
 	}
 	return renderWith(in, eng.index(in.Book))
 }
@@ -64,26 +63,16 @@ func (eng *Engine) Render(in *render.Input) (*render.Result, error) {
 // activation runs twice: once with the default window to measure the Required
 // pieces, then with the window they leave (SPEC §4).
 func Render(in *render.Input) (*render.Result, error) {
-	if in == nil || in.Book == nil {
-		return nil, errors.New("render: no lorebook")
+	in, err := render.Prepare(in)
+	if err != nil {
+		return nil, err
 	}
 	return renderWith(in, newKeywordIndex(in.Book))
 }
 
-// renderWith is Render with the lorebook's keyword index built.
+// renderWith is Render on a prepared input with the lorebook's keyword index
+// built.
 func renderWith(in *render.Input, kw *keywordIndex) (*render.Result, error) {
-	local := *in
-	in = &local
-	if in.Transcript == nil {
-		in.Transcript = &schema.Transcript{}
-	}
-	if in.Counter == nil {
-		c, err := tokenize.Get(in.Settings.Tokenizer)
-		if err != nil {
-			return nil, err
-		}
-		in.Counter = c
-	}
 	res := &render.Result{Engine: Name, Book: in.Book, Breakpoint: -1}
 	if _, err := render.ApplyTransforms(in.Book, in.Transcript.Messages); err != nil {
 		res.Warnings = append(res.Warnings, "a transform was skipped: "+err.Error())

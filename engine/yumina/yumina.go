@@ -13,11 +13,9 @@
 package yumina
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/lorekit/lore/render"
-	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
 )
 
@@ -56,20 +54,9 @@ type rendered struct {
 }
 
 func run(in *render.Input) (*rendered, error) {
-	if in == nil || in.Book == nil {
-		return nil, errors.New("render: no lorebook")
-	}
-	local := *in
-	in = &local
-	if in.Transcript == nil {
-		in.Transcript = &schema.Transcript{}
-	}
-	if in.Counter == nil {
-		c, err := tokenize.Get(in.Settings.Tokenizer)
-		if err != nil {
-			return nil, err
-		}
-		in.Counter = c
+	in, err := render.Prepare(in)
+	if err != nil {
+		return nil, err
 	}
 	s, warnings, err := readSettings(in)
 	if err != nil {
