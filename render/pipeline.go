@@ -37,7 +37,8 @@ type Trigger struct {
 	// Keyword is the keyword as written in the entry ("" for always/constant).
 	Keyword string `json:"keyword,omitempty"`
 	// In is "message:N" (transcript message N, from 0), "entry:ID" (recursion)
-	// or "always" (always sent or constant).
+	// or "always" (always sent or constant); an engine that activates an entry
+	// on its conditions alone (yumina) says "conditions".
 	In string `json:"in"`
 }
 

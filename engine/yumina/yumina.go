@@ -149,6 +149,8 @@ func activatedOut(msgs []render.Message, a *activator) []render.ActivatedOut {
 				if x.kw >= 0 {
 					o.Trigger.Keyword = a.keywordText(x.kw)
 					o.Trigger.In, _ = a.locate(x.at)
+				} else {
+					o.Trigger.In = "conditions" // Yumina activates a keyword-less entry whose conditions hold
 				}
 			}
 			if m.Step == render.StepHistory && e.depth != nil {

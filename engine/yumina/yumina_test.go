@@ -245,7 +245,7 @@ entries:
 			t.Errorf("--explain %s: %+v, want %q", id, x, s)
 		}
 	}
-	if a := r.res.InPrompt("hurt"); a == nil || a.Depth == nil || *a.Depth != defaultDepth || a.Trigger.In != "always" {
+	if a := r.res.InPrompt("hurt"); a == nil || a.Depth == nil || *a.Depth != defaultDepth || a.Trigger.In != "conditions" {
 		t.Errorf("hurt: %+v", a)
 	}
 }
