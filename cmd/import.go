@@ -20,6 +20,7 @@ type importOptions struct {
 	format string
 	force  bool
 	color  string
+	loss   lossOptions
 }
 
 func newImportCmd(iox *IO) *cobra.Command {
@@ -37,8 +38,11 @@ path ending in /, or a path without extension) writes a folder lorebook:
 lorebook.yaml and entries/<id>.yaml; -o FILE.yaml or FILE.json writes one file.
 Files are written atomically; an existing file, or a non-empty folder, is
 replaced only with --force.
-What the source has and lore cannot express is kept under extensions and
-reported on stderr. docs/formats.md has the field-by-field mapping.`,
+What the source has and lore cannot express is kept under extensions: the loss
+report on stderr names, entry by entry, every field lore's engine will not act
+on and every value it reads differently, with why and what to do (--report
+json prints it as data; --strict makes any loss exit 1 and write nothing).
+docs/formats.md has the field-by-field mapping.`,
 		Example: `  lore import Eldoria.json
   lore import default_Seraphina.png -o seraphina/
   lore import world.lorebook -o world.json`,
@@ -49,21 +53,30 @@ reported on stderr. docs/formats.md has the field-by-field mapping.`,
 	f.StringVarP(&opts.out, "output", "o", "", "write to this folder or file instead of stdout")
 	f.StringVar(&opts.format, "format", "", "yaml or json (default: from -o's extension, else yaml)")
 	f.BoolVar(&opts.force, "force", false, "replace an existing output file or non-empty folder")
+	f.StringVar(&opts.loss.format, "report", "text", "loss report: text or json (on stderr)")
+	f.BoolVar(&opts.loss.strict, "strict", false, "exit 1 and write nothing when anything is lost or read differently")
 	addColorFlag(c, &opts.color)
 	return c
 }
 
 // loadForConvert opens a lorebook of any format and prints what loading
-// said to stderr. It returns an exit error when the book is unreadable (2) or
-// has error-level findings (1): nothing is converted then.
+// said to stderr, except the import notes: the loss report says all they
+// say, entry by entry. It returns an exit error when the book is unreadable
+// (2) or has error-level findings (1): nothing is converted then.
 func loadForConvert(iox *IO, path, colorMode string) (*schema.Lorebook, error) {
 	on, err := useColor(iox, colorMode)
 	if err != nil {
 		return nil, err
 	}
-	lb, ds, err := formats.Open(path)
+	lb, all, err := formats.Open(path)
 	if err != nil {
-		ds = append(ds, schema.ErrorDiagnostics(path, err)...)
+		all = append(all, schema.ErrorDiagnostics(path, err)...)
+	}
+	var ds []diag.Diagnostic
+	for _, d := range all {
+		if d.Rule != "import" || d.Severity != diag.Info {
+			ds = append(ds, d)
+		}
 	}
 	p, _ := diag.NewPrinter("text", diag.Options{Color: on})
 	if len(ds) > 0 {
@@ -116,8 +129,14 @@ func runImport(iox *IO, opts *importOptions, path string) error {
 	if opts.format == "" {
 		opts.format = canon.YAML
 	}
+	if err := opts.loss.check(); err != nil {
+		return err
+	}
 	lb, err := loadForConvert(iox, path, opts.color)
 	if err != nil {
+		return err
+	}
+	if err := opts.loss.print(iox.Stderr, formats.ImportReport(lb), false); err != nil {
 		return err
 	}
 	if folder {
@@ -171,4 +190,48 @@ func same(a, b string) bool {
 	sa, err1 := os.Stat(a)
 	sb, err2 := os.Stat(b)
 	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+// lossOptions are the loss-report flags import and export share.
+type lossOptions struct {
+	format string // text or json
+	strict bool
+}
+
+func (o *lossOptions) check() error {
+	if o.format != "text" && o.format != "json" {
+		return usageErr("the loss report is text or json, not %q", o.format)
+	}
+	return nil
+}
+
+// print writes the report (text only when something is lost, unless always;
+// json always) and, with --strict, stops the conversion when anything is.
+func (o *lossOptions) print(w io.Writer, r *formats.LossReport, always bool) error {
+	var out []byte
+	switch {
+	case o.format == "json":
+		out = r.JSON()
+	case len(r.Losses) > 0 || always:
+		out = r.Text()
+	}
+	if _, err := w.Write(out); err != nil {
+		return err
+	}
+	if o.strict && len(r.Losses) > 0 {
+		if o.format == "text" {
+			if _, err := fmt.Fprintf(w, "lore: --strict: %s, nothing written\n", plural(len(r.Losses), "loss", "losses")); err != nil {
+				return err
+			}
+		}
+		return exitCode(ExitFindings)
+	}
+	return nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -49,6 +49,6 @@ func BenchmarkExportST5000(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		ExportSillyTavern(lb)
+		exportSillyTavern(lb)
 	}
 }

@@ -240,7 +240,7 @@ func assertSTRoundTrip(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	back := assertReloads(t, lb, canon.YAML)
-	out, _ := ExportSillyTavern(back)
+	out := exportSillyTavern(back)
 	var a, b struct {
 		Entries map[string]map[string]any `json:"entries"`
 	}
@@ -284,7 +284,7 @@ func TestCardRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, _ := ExportCardV3(assertReloads(t, lb, canon.YAML))
+			out := exportCard(assertReloads(t, lb, canon.YAML), FormatCardV3)
 			type book struct {
 				Data struct {
 					Name string

@@ -35,6 +35,9 @@ func TestFixturesGolden(t *testing.T) {
 		if strings.HasSuffix(f, ".png") && strings.Contains(filepath.Base(f), "_bad") || strings.Contains(f, "oversized") || strings.Contains(f, "truncated") || strings.Contains(f, "no_chara") {
 			continue // TestBrokenPNG
 		}
+		if strings.Contains(f, "traversal") {
+			continue // TestHostileCharX, convert.txtar
+		}
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			lb, ds, err := Open(f)
 			if err != nil {
@@ -166,7 +169,7 @@ func TestCardV3ExportRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, _ := ExportCardV3(lb)
+			out := exportCard(lb, FormatCardV3)
 			path := filepath.Join(t.TempDir(), "card.json")
 			if err := os.WriteFile(path, out, 0o644); err != nil {
 				t.Fatal(err)

@@ -61,6 +61,9 @@ func readLimited(path string, size int64) ([]byte, error) {
 // Convert detects the format of data (the content of path) and converts it.
 // It returns ErrNative when data is not a foreign format.
 func Convert(path string, data []byte) (*schema.Lorebook, []diag.Diagnostic, error) {
+	if isCharX(data) {
+		return convertCharX(path, data)
+	}
 	if bytes.HasPrefix(data, pngSignature) {
 		card, chunk, err := cardJSONFromPNG(data)
 		if err != nil {
@@ -130,7 +133,7 @@ func convertJSON(file string, data []byte, fromPNG bool) (*schema.Lorebook, []di
 		}
 		im.importAIDungeon(items, aidKind(items))
 	}
-	im.keepCRLF()
+	im.finish()
 	for _, e := range im.lb.Entries {
 		if e.Name == "" {
 			e.Name = e.ID // as schema.Load does

@@ -52,7 +52,7 @@ func TestExportSillyTavernPositions(t *testing.T) {
 			if tc.kept != nil {
 				e.Extensions = map[string]any{FormatSillyTavern: map[string]any{"position": tc.kept}}
 			}
-			out, _ := ExportSillyTavern(&schema.Lorebook{Entries: []*schema.Entry{e}})
+			out := exportSillyTavern(&schema.Lorebook{Entries: []*schema.Entry{e}})
 			var file struct {
 				Entries map[string]map[string]any `json:"entries"`
 			}
@@ -89,7 +89,7 @@ func TestSillyTavernPositionsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _ := ExportSillyTavern(lb)
+	out := exportSillyTavern(lb)
 	var file struct {
 		Entries map[string]map[string]any `json:"entries"`
 	}

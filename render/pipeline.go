@@ -9,6 +9,8 @@
 package render
 
 import (
+	"errors"
+
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
 )
@@ -35,7 +37,8 @@ type Trigger struct {
 	// Keyword is the keyword as written in the entry ("" for always/constant).
 	Keyword string `json:"keyword,omitempty"`
 	// In is "message:N" (transcript message N, from 0), "entry:ID" (recursion)
-	// or "always" (always sent or constant).
+	// or "always" (always sent or constant); an engine that activates an entry
+	// on its conditions alone (yumina) says "conditions".
 	In string `json:"in"`
 }
 
@@ -79,4 +82,25 @@ type Piece struct {
 	Message int
 	// Cut is set by the budget when Content was truncated to fit.
 	Cut bool
+}
+
+// Prepare returns a copy of in with what every engine assumes filled in: an
+// empty transcript when there is none, and a counter for the settings'
+// tokenizer when none was given. It never changes in itself.
+func Prepare(in *Input) (*Input, error) {
+	if in == nil || in.Book == nil {
+		return nil, errors.New("render: no lorebook")
+	}
+	local := *in
+	if local.Transcript == nil {
+		local.Transcript = &schema.Transcript{}
+	}
+	if local.Counter == nil {
+		c, err := tokenize.Get(local.Settings.Tokenizer)
+		if err != nil {
+			return nil, err
+		}
+		local.Counter = c
+	}
+	return &local, nil
 }

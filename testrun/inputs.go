@@ -55,6 +55,7 @@ type loader struct {
 	getEngine func(name string) (render.Engine, error)
 
 	books       memo[*book]
+	engines     memo[render.Engine] // one per name: an engine may keep per-lorebook indexes between renders
 	configs     memo[*lint.Config]
 	transcripts memo[*schema.Transcript]
 	varFiles    memo[map[string]any]
@@ -256,7 +257,10 @@ func (l *loader) prepare(c *Case, override string) (*prepared, *inputError) {
 			name = engine.Default
 		}
 	}
-	eng, err := l.getEngine(name)
+	eng, _, err := l.engines.get(name, func() (render.Engine, []diag.Diagnostic, error) {
+		eng, err := l.getEngine(name)
+		return eng, nil, err
+	})
 	if err != nil {
 		return nil, &inputError{pos: where, msg: err.Error(), unreadable: true}
 	}

@@ -48,10 +48,16 @@ var mutants = []mutant{
 	{"default recursionLimit 3 → 2",
 		"RecursionLimit:  3,", "RecursionLimit:  2,"},
 	{"SillyTavern export of the default chat-history position (1 → 0)",
-		"pos = stAfterChar // the triggered block follows the character definitions",
-		"pos = stBeforeChar // the triggered block follows the character definitions"},
+		"return stAfterChar // the triggered block follows the character definitions",
+		"return stBeforeChar // the triggered block follows the character definitions"},
 	{"SillyTavern position 6 collapsing into 5 on export",
 		"if pos != stBeforeExample && pos != stAfterExample {", "if pos != stBeforeExample {"},
+	{"an enabled SillyTavern outlet comes back disabled through a card",
+		`out["enabled"] = st["disable"] != true`, `out["enabled"] = e.Enabled`},
+	{"an export to NovelAI changes whole-word matching without saying so",
+		"if !e.MatchWholeWords {\n\t\tx.add(", "if false {\n\t\tx.add("},
+	{"a .charx listing 100,000 files is parsed before it is refused",
+		"if n > maxCharXFiles {", "if n > 100*maxCharXFiles {"},
 }
 
 func main() {
