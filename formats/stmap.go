@@ -88,8 +88,6 @@ func (im *importer) mapST(v stView, fallbackID string) stResult {
 	}
 	im.content(e, used.use(v.content))
 	im.stKeywords(e, v, used)
-	// A null matchWholeWords means "the global setting"; it stays under
-	// extensions so export can write null again.
 	for _, f := range []struct {
 		dst   *bool
 		field string
@@ -99,6 +97,13 @@ func (im *importer) mapST(v stView, fallbackID string) stResult {
 		{&e.PreventRecursion, "preventRecursion", v.preventRecursion},
 		{&e.MatchWholeWords, "matchWholeWords", v.matchWholeWords},
 	} {
+		// matchWholeWords: only true maps. Null means "the global setting"
+		// and false is lore's default but not ST's (whose default is that
+		// setting, shipped on): both stay under extensions, so that export
+		// and the sillytavern engine read them again after a lore file.
+		if b, _ := f.n.boolOf(); f.field == "matchWholeWords" && !b {
+			continue
+		}
 		if im.setBool(e, f.dst, f.field, f.n) {
 			used.use(f.n)
 		}
