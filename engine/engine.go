@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/lorekit/lore/engine/lore"
-	"github.com/lorekit/lore/engine/yumina"
 	"github.com/lorekit/lore/engine/sillytavern"
+	"github.com/lorekit/lore/engine/yumina"
 	"github.com/lorekit/lore/render"
 )
 

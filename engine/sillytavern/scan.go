@@ -47,11 +47,11 @@ type scan struct {
 // activation is an entry SillyTavern activated, and how.
 type activation struct {
 	e      *entry
-	pass   int    // scan pass (1 = the chat)
-	state  int    // scan state of that pass
-	reason string // "constant", "@@activate", "sticky", "key"
-	key    string // the primary key that matched
-	where  string // where it matched (trigger), found on demand
+	pass   int     // scan pass (1 = the chat)
+	state  int     // scan state of that pass
+	reason string  // "constant", "@@activate", "sticky", "key"
+	key    string  // the primary key that matched
+	where  string  // where it matched (trigger), found on demand
 	roll   float64 // the probability roll it passed, -1 for none
 }
 
