@@ -177,9 +177,10 @@ func TestConformance(t *testing.T) {
 		t.Fatal("no conformance cases in testdata/cases")
 	}
 	byDir := map[string][2]int{}
+	seen := map[string]bool{}
 	for _, f := range files {
 		rel, _ := filepath.Rel("testdata/cases", f)
-		ok := t.Run(rel, func(t *testing.T) { checkCase(t, f, rel) })
+		ok := t.Run(rel, func(t *testing.T) { checkCase(t, f, rel, seen) })
 		d := filepath.Dir(rel)
 		n := byDir[d]
 		n[1]++
@@ -196,9 +197,84 @@ func TestConformance(t *testing.T) {
 	for _, d := range dirs {
 		t.Logf("%s: %d/%d identical to SillyTavern", d, byDir[d][0], byDir[d][1])
 	}
+	// The corpus must exercise every check and every way in, or "identical"
+	// says little: a generator changed for the worse shows here.
+	var missing []string
+	for _, want := range coverage {
+		if !seen[want] {
+			missing = append(missing, want)
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("no conformance case exercises: %s", strings.Join(missing, ", "))
+	}
 }
 
-func checkCase(t *testing.T, file, rel string) {
+// coverage is what the corpus must exercise (every gate but the newer
+// fields' generation type, which the oracle lacks).
+var coverage = []string{
+	"in: constant", "in: @@activate", "in: sticky", "in: key", "in: recursion pass", "in: min activations pass",
+	"out: disabled", "out: character filter", "out: delay", "out: cooldown", "out: delay until recursion",
+	"out: delay level", "out: exclude recursion", "out: @@dont_activate", "out: no keys", "out: keys",
+	"out: secondary logic", "out: group", "out: probability", "out: budget", "out: max recursion steps",
+	"group roll", "budget overflow", "delay levels", "case-sensitive entry", "regex key", "empty content",
+}
+
+// note records what one generation exercised.
+func note(seen map[string]bool, tu turn) {
+	sc := tu.sc
+	gates := map[gate]string{gateDisabled: "disabled", gateCharacter: "character filter", gateDelay: "delay",
+		gateCooldown: "cooldown", gateDelayRecursion: "delay until recursion", gateDelayLevel: "delay level",
+		gateExcludeRecursion: "exclude recursion", gateDontActivate: "@@dont_activate", gateNoKeys: "no keys",
+		gateKeys: "keys", gateSecondary: "secondary logic", gateGroup: "group", gateProbability: "probability",
+		gateBudget: "budget", gateStopped: "max recursion steps", gateTrigger: "generation type"}
+	for _, w := range sc.why {
+		if w != nil {
+			for _, g := range w.gates {
+				seen["out: "+gates[g]] = true
+			}
+		}
+	}
+	for _, a := range sc.activated {
+		seen["in: "+a.reason] = true
+		switch a.state {
+		case stateRecursion:
+			seen["in: recursion pass"] = true
+		case stateMinActivations:
+			seen["in: min activations pass"] = true
+		}
+		if sc.content[a.e.idx] == "" {
+			seen["empty content"] = true
+		}
+	}
+	if sc.overflowed {
+		seen["budget overflow"] = true
+	}
+	if len(sc.delayLevels()) > 1 {
+		seen["delay levels"] = true
+	}
+	for _, e := range sc.entries {
+		if e.caseSensitive != nil && *e.caseSensitive {
+			seen["case-sensitive entry"] = true
+		}
+	}
+	for _, rs := range sc.keys.primary {
+		for _, r := range rs {
+			if r.regex != nil {
+				seen["regex key"] = true
+			}
+		}
+	}
+	for _, x := range tu.res.Explain {
+		for _, r := range x.Reasons {
+			if strings.Contains(r, "by the weighted roll") {
+				seen["group roll"] = true
+			}
+		}
+	}
+}
+
+func checkCase(t *testing.T, file, rel string, seen map[string]bool) {
 	c, lb := loadCase(t, file)
 	var g goldenFile
 	data, err := os.ReadFile(filepath.Join("testdata/golden", rel))
@@ -224,6 +300,7 @@ func checkCase(t *testing.T, file, rel string) {
 		an = false
 	}
 	for i, tu := range turns {
+		note(seen, tu)
 		want := scans[i]
 		got := describeTurn(tu, an)
 		exp := expectTurn(want, tu, an)

@@ -32,6 +32,7 @@ const (
 // then each different reason of a later pass.
 type whyNot struct {
 	reasons []string
+	gates   []gate // the gate of each reason
 	last    gate
 	said    string
 }
@@ -51,6 +52,7 @@ func (sc *scan) gate(e *entry, g gate, detail string) {
 		s = fmt.Sprintf("pass %d (%s): %s", sc.passes, sc.passName(), s)
 	}
 	w.reasons = append(w.reasons, s)
+	w.gates = append(w.gates, g)
 }
 
 // passName says what a scan pass after the first one matched against.
