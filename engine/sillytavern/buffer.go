@@ -107,23 +107,6 @@ func (b *buffer) cached(k windowKey, build func() string) *window {
 	return w
 }
 
-// containsWord says whether key occurs in hay with no ASCII word character
-// right before or after it (SillyTavern's (?:^|\W)key(?:$|\W)).
-func containsWord(hay, key string) bool {
-	for from := 0; from <= len(hay); {
-		i := strings.Index(hay[from:], key)
-		if i < 0 {
-			return false
-		}
-		i += from
-		end := i + len(key)
-		if (i == 0 || !wordByte(hay[i-1])) && (end == len(hay) || !wordByte(hay[end])) {
-			return true
-		}
-		from = i + 1
-	}
-	return false
-}
 
 // messages is how many messages a window of depth d holds (d > 0).
 func (b *buffer) messages(d float64) int {

@@ -3,7 +3,7 @@ package sillytavern
 import (
 	"math"
 	"sort"
-	"strings"
+	"unicode/utf8"
 
 	"github.com/lorekit/lore/match"
 )
@@ -11,13 +11,14 @@ import (
 // SillyTavern tests each key of each entry against the entry's window with
 // a fresh regular expression or includes(). Here every distinct key is
 // looked for once per text: the literal keys of all entries go into two
-// automata (lower-cased keys run over lower-cased texts, case-sensitive
-// keys over the texts as they are), each text of a generation (a message, a
-// scanned injection, a pass's recursion text) is scanned once, and a key
-// "matches in a window" when it was found in a text the window holds. That
-// is the same answer, because no key can match across the \n\x01 SillyTavern
-// joins texts with, and the joins are boundaries for whole words. Regular
-// expressions run on the joined window, as in SillyTavern.
+// match.Matchers (JavaScript's lower case on both sides, and exact for the
+// case-sensitive ones, with SillyTavern's whole-word rule), each text of a
+// generation (a message, a scanned injection, a pass's recursion text) is
+// scanned once, and a key "matches in a window" when it was found in a text
+// the window holds. That is the same answer, because no key can match
+// across the \n\x01 SillyTavern joins texts with, and the joins are
+// boundaries for whole words. Regular expressions run on the joined window,
+// as in SillyTavern.
 
 // keyRef is one key of one entry, resolved with that entry's case and
 // whole-word settings.
@@ -33,14 +34,14 @@ type keyIndex struct {
 	pats    []literal
 	byText  map[literal]int
 	regexes map[string]*stRegex
-	lower   *match.Literals
-	exact   *match.Literals
-	lowerID []int // automaton pattern → pats index
-	exactID []int
+	lower   *match.Matcher
+	exact   *match.Matcher
+	lowerOf []int // the lower matcher's group → pats index
+	exactOf []int
 }
 
 type literal struct {
-	text  string // lower-cased unless exact
+	text  string // as written: the matcher folds it
 	exact bool
 }
 
@@ -69,7 +70,7 @@ func (ix *keyIndex) ref(key string, e *entry, s *Settings) keyRef {
 	}
 	l := literal{text: key, exact: cs}
 	if !cs {
-		l.text = jsLower(key)
+		l.text = match.JSLower(key)
 	}
 	whole := s.MatchWholeWords
 	if e.matchWholeWords != nil {
@@ -86,24 +87,62 @@ func (ix *keyIndex) ref(key string, e *entry, s *Settings) keyRef {
 	return r
 }
 
-// build makes the automata once every key is resolved.
+// build makes the matchers once every key is resolved. Each literal is a
+// pattern of its own (texts are distinct), taken as text even when it looks
+// like /a/b (SillyTavern decided it is not a regular expression), asking for
+// whole words so that every occurrence says whether it is one.
 func (ix *keyIndex) build() {
-	var lower, exact []string
+	var lower, exact []match.Pattern
 	for i, l := range ix.pats {
+		p := match.Pattern{Text: l.text, WholeWords: true, Literal: true, Owner: i}
 		if l.exact {
-			exact = append(exact, l.text)
-			ix.exactID = append(ix.exactID, i)
+			exact = append(exact, p)
 		} else {
-			lower = append(lower, l.text)
-			ix.lowerID = append(ix.lowerID, i)
+			lower = append(lower, p)
 		}
 	}
-	if len(lower) > 0 {
-		ix.lower = match.NewLiterals(lower)
+	compile := func(ps []match.Pattern, fold match.Fold, bounded func(string, int, int) bool) (*match.Matcher, []int) {
+		if len(ps) == 0 {
+			return nil, nil
+		}
+		m, _ := match.CompileWith(ps, match.Options{Fold: fold, Bounded: bounded, Blank: true})
+		of := make([]int, m.NumGroups())
+		for i, p := range ps {
+			if g := m.PatternGroup(i); g >= 0 {
+				of[g] = p.Owner
+			}
+		}
+		return m, of
 	}
-	if len(exact) > 0 {
-		ix.exact = match.NewLiterals(exact)
+	ix.lower, ix.lowerOf = compile(lower, match.FoldJSLower, lowerBounded)
+	ix.exact, ix.exactOf = compile(exact, match.FoldNone, exactBounded)
+}
+
+// exactBounded is SillyTavern's whole-word rule, (?:^|\W)key(?:$|\W): no
+// ASCII letter, digit or _ right before or after the occurrence (the bytes
+// of a non-ASCII character are none of those, as its UTF-16 code units are
+// not).
+func exactBounded(text string, s, e int) bool {
+	return (s == 0 || !wordByte(text[s-1])) && (e == len(text) || !wordByte(text[e]))
+}
+
+// lowerBounded is the rule on the lower-cased text, told from the original:
+// the characters around the occurrence, lower-cased (the Kelvin sign K
+// becomes an ASCII k).
+func lowerBounded(text string, s, e int) bool {
+	if s > 0 {
+		r, _ := utf8.DecodeLastRuneInString(text[:s])
+		if l := match.JSLower(string(r)); l != "" && wordByte(l[len(l)-1]) {
+			return false
+		}
 	}
+	if e < len(text) {
+		r, _ := utf8.DecodeRuneInString(text[e:])
+		if l := match.JSLower(string(r)); l != "" && wordByte(l[0]) {
+			return false
+		}
+	}
+	return true
 }
 
 // found records where each literal was found in a generation's texts: the
@@ -198,25 +237,22 @@ func b2i(b bool) int {
 }
 
 // scan reports every literal found in text, once as plain and once more as
-// whole when an occurrence is a whole word (no ASCII word character right
-// before or after it; the ends of a text are boundaries), with where the
-// occurrence starts (in the lower-cased text for lower-cased literals).
+// whole when an occurrence is a whole word, with where the occurrence starts.
 func (ix *keyIndex) scan(text string, fn func(p int, whole bool, start int)) {
-	each := func(l *match.Literals, ids []int, t string) {
-		l.Each([]byte(t), func(pattern, s, e int) {
-			p := ids[pattern]
-			fn(p, false, s)
-			if (s == 0 || !wordByte(t[s-1])) && (e == len(t) || !wordByte(t[e])) {
-				fn(p, true, s)
+	each := func(m *match.Matcher, of []int) {
+		if m == nil {
+			return
+		}
+		m.Occurrences(text, func(o match.Occurrence) {
+			p := of[o.Group]
+			fn(p, false, o.Start)
+			if o.Bounded {
+				fn(p, true, o.Start)
 			}
 		})
 	}
-	if ix.lower != nil {
-		each(ix.lower, ix.lowerID, jsLower(text))
-	}
-	if ix.exact != nil {
-		each(ix.exact, ix.exactID, text)
-	}
+	each(ix.lower, ix.lowerOf)
+	each(ix.exact, ix.exactOf)
 }
 
 // has says whether a literal key is in a window: the n newest messages, the
@@ -236,15 +272,11 @@ func (ix *keyIndex) in(r keyRef, text string) bool {
 	case r.pat < 0:
 		return false
 	}
-	l := ix.pats[r.pat]
-	t := text
-	if !l.exact {
-		t = jsLower(text)
-	}
-	if !r.whole {
-		return strings.Contains(t, l.text)
-	}
-	return containsWord(t, l.text)
+	hit := false
+	ix.scan(text, func(p int, whole bool, _ int) {
+		hit = hit || p == r.pat && whole == r.whole
+	})
+	return hit
 }
 
 // keySet is every entry's keys resolved, with the automata over them.

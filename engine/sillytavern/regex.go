@@ -3,20 +3,20 @@ package sillytavern
 import (
 	"strings"
 
-	"github.com/dlclark/regexp2/v2"
+	"github.com/lorekit/lore/match"
 )
 
 // stRegex is a key SillyTavern reads as a regular expression: /pattern/flags
 // with flags among g i m s u y, no unescaped slash inside, and a pattern
-// JavaScript compiles. Any other key, an invalid regular expression
-// included, is matched as text.
+// JavaScript compiles (parseRegexFromString). Any other key, an invalid
+// regular expression included, is matched as text. It runs as a
+// JavaScript regular expression on the text as it is (match's ECMAScript
+// dialect).
 type stRegex struct {
-	re     *regexp2.Regexp
-	sticky bool
+	m *match.Matcher
 }
 
-// parseRegex is SillyTavern's parseRegexFromString, on regexp2's ECMAScript
-// mode (nil when the key is text).
+// parseRegex returns the key as a regular expression, or nil for text.
 func parseRegex(key string) *stRegex {
 	if len(key) < 3 || key[0] != '/' {
 		return nil
@@ -25,10 +25,10 @@ func parseRegex(key string) *stRegex {
 	if slash < 2 {
 		return nil
 	}
-	pattern, flags := key[1:slash], key[slash+1:]
-	for i, f := range flags {
-		if !strings.ContainsRune("gimsuy", f) || strings.ContainsRune(flags[:i], f) {
-			return nil // new RegExp throws on an unknown or repeated flag
+	pattern := key[1:slash]
+	for _, f := range key[slash+1:] {
+		if !strings.ContainsRune("gimsuy", f) {
+			return nil
 		}
 	}
 	// An unescaped delimiter inside makes it not a regular expression.
@@ -37,36 +37,16 @@ func parseRegex(key string) *stRegex {
 			return nil
 		}
 	}
-	pattern = strings.Replace(pattern, `\/`, "/", 1)
-	opts := regexp2.ECMAScript
-	x := &stRegex{}
-	for _, f := range flags {
-		switch f {
-		case 'i':
-			opts |= regexp2.IgnoreCase
-		case 'm':
-			opts |= regexp2.Multiline
-		case 's':
-			opts |= regexp2.Singleline
-		case 'u':
-			opts |= regexp2.Unicode
-		case 'y':
-			x.sticky = true
-		}
+	m, errs := match.CompileWith([]match.Pattern{{Text: key}}, match.Options{Fold: match.FoldNone, Regex: match.ECMAScript, Blank: true})
+	if len(errs) > 0 || m.PatternGroup(0) < 0 || !m.IsRegexGroup(m.PatternGroup(0)) {
+		return nil // new RegExp throws: SillyTavern looks for it as text
 	}
-	re, err := regexp2.Compile(pattern, opts)
-	if err != nil {
-		return nil
-	}
-	x.re = re
-	return x
+	return &stRegex{m: m}
 }
 
 // test is RegExp.prototype.test on a fresh expression (lastIndex 0).
 func (x *stRegex) test(text string) bool {
-	m, err := x.re.FindStringMatch(text)
-	if err != nil || m == nil {
-		return false
-	}
-	return !x.sticky || m.RuneIndex == 0
+	hit := false
+	x.m.Occurrences(text, func(match.Occurrence) { hit = true })
+	return hit
 }
