@@ -107,7 +107,6 @@ func (b *buffer) cached(k windowKey, build func() string) *window {
 	return w
 }
 
-
 // messages is how many messages a window of depth d holds (d > 0).
 func (b *buffer) messages(d float64) int {
 	return min(int(min(d, maxScanDepth)), len(b.chat))

@@ -3,15 +3,14 @@ package sillytavern
 import (
 	"encoding/json"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/lorekit/lore/engine/lore"
 	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/internal/docexamples"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
@@ -23,56 +22,11 @@ const docsPath = "../../docs/engines.md"
 
 // docExample is one example of docs/engines.md's SillyTavern section: its
 // files (book.json, chat.jsonl, settings.json), each a code block whose
-// first line is "// NAME", and the lines of the ```text block that lists
-// both engines' prompts.
-type docExample struct {
-	id               string // "s3"
-	files            map[string]string
-	outStart, outEnd int
-}
+// first line is "// NAME", and the ```text block that lists both engines'
+// prompts.
+type docExample struct{ docexamples.Example }
 
-var (
-	stHeading = regexp.MustCompile(`^### (S\d+)\. `)
-	stRow     = regexp.MustCompile(`^\| (S\d+) \|`)
-)
-
-func stDocExamples(lines []string) (rows []string, out []docExample) {
-	in := false
-	var cur *docExample
-	for i := 0; i < len(lines); i++ {
-		l := lines[i]
-		if strings.HasPrefix(l, "## ") {
-			in = l == "## SillyTavern"
-			continue
-		}
-		if !in {
-			continue
-		}
-		if m := stRow.FindStringSubmatch(l); m != nil {
-			rows = append(rows, m[1])
-		}
-		if m := stHeading.FindStringSubmatch(l); m != nil {
-			out = append(out, docExample{id: strings.ToLower(m[1]), files: map[string]string{}})
-			cur = &out[len(out)-1]
-			continue
-		}
-		if cur == nil || !strings.HasPrefix(l, "```") || l == "```" {
-			continue
-		}
-		end := i + 1
-		for end < len(lines) && lines[end] != "```" {
-			end++
-		}
-		switch {
-		case l == "```text":
-			cur.outStart, cur.outEnd = i+1, end
-		case i+1 < end && strings.HasPrefix(lines[i+1], "// "):
-			cur.files[strings.TrimPrefix(lines[i+1], "// ")] = strings.Join(lines[i+2:end], "\n") + "\n"
-		}
-		i = end
-	}
-	return rows, out
-}
+func commentedFile(_, first string) (string, bool) { return strings.CutPrefix(first, "// ") }
 
 // TestDocsExamples renders every example of docs/engines.md's SillyTavern
 // section with both engines and compares the listing under it (-update
@@ -86,44 +40,26 @@ func TestDocsExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(string(data), "\n")
-	rows, examples := stDocExamples(lines)
-	if len(rows) == 0 || len(examples) != len(rows) {
-		t.Fatalf("docs/engines.md: %d rows in the SillyTavern table, %d examples", len(rows), len(examples))
+	rows, examples := docexamples.Parse(lines, "SillyTavern", "S", commentedFile)
+	if err := docexamples.Check(rows, examples, "book.json", "chat.jsonl"); err != nil {
+		t.Fatalf("docs/engines.md, the SillyTavern section: %v", err)
 	}
 	replace := map[int][]string{}
-	for i, ex := range examples {
-		if want := strings.ToLower(rows[i]); ex.id != want {
-			t.Errorf("example %d is %s, the table's row is %s", i+1, ex.id, want)
-		}
-		if ex.outStart == 0 || ex.files["book.json"] == "" || ex.files["chat.jsonl"] == "" {
-			t.Fatalf("docs/engines.md: example %s needs // book.json and // chat.jsonl blocks and a ```text block", ex.id)
-		}
+	for _, parsed := range examples {
+		ex := docExample{parsed}
 		got := ex.listing(t)
-		want := lines[ex.outStart:ex.outEnd]
+		want := lines[ex.OutStart:ex.OutEnd]
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			if *update {
-				replace[ex.outStart] = got
+				replace[ex.OutStart] = got
 			} else {
 				t.Errorf("docs/engines.md:%d: example %s lists\n%s\nbut the engines send\n%s\n(go test ./engine/sillytavern -run TestDocsExamples -update)",
-					ex.outStart, ex.id, strings.Join(want, "\n"), strings.Join(got, "\n"))
+					ex.OutStart, ex.ID, strings.Join(want, "\n"), strings.Join(got, "\n"))
 			}
 		}
 		ex.checkCase(t)
 	}
-	if len(replace) == 0 {
-		return
-	}
-	var out []string
-	for i := 0; i < len(lines); i++ {
-		out = append(out, lines[i])
-		if got, ok := replace[i+1]; ok {
-			out = append(out, got...)
-			for i+1 < len(lines) && lines[i+1] != "```" {
-				i++
-			}
-		}
-	}
-	if err := os.WriteFile(docsPath, []byte(strings.Join(out, "\n")), 0o644); err != nil {
+	if err := docexamples.Rewrite(docsPath, lines, replace); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -131,19 +67,19 @@ func TestDocsExamples(t *testing.T) {
 // parse reads the example's book, settings (the header of chat.jsonl names
 // the user and the character, as the settings do) and messages.
 func (ex docExample) parse(t *testing.T) (book any, settings map[string]any, msgs []any) {
-	if err := json.Unmarshal([]byte(ex.files["book.json"]), &book); err != nil {
-		t.Fatalf("example %s: book.json: %v", ex.id, err)
+	if err := json.Unmarshal([]byte(ex.Files["book.json"]), &book); err != nil {
+		t.Fatalf("example %s: book.json: %v", ex.ID, err)
 	}
 	settings = map[string]any{}
-	if s := ex.files["settings.json"]; s != "" {
+	if s := ex.Files["settings.json"]; s != "" {
 		if err := json.Unmarshal([]byte(s), &settings); err != nil {
-			t.Fatalf("example %s: settings.json: %v", ex.id, err)
+			t.Fatalf("example %s: settings.json: %v", ex.ID, err)
 		}
 	}
-	for _, l := range strings.Split(strings.TrimSpace(ex.files["chat.jsonl"]), "\n") {
+	for _, l := range strings.Split(strings.TrimSpace(ex.Files["chat.jsonl"]), "\n") {
 		var m map[string]any
 		if err := json.Unmarshal([]byte(l), &m); err != nil {
-			t.Fatalf("example %s: chat.jsonl: %v", ex.id, err)
+			t.Fatalf("example %s: chat.jsonl: %v", ex.ID, err)
 		}
 		if _, ok := m["mes"]; ok {
 			msgs = append(msgs, m)
@@ -163,7 +99,7 @@ func (ex docExample) parse(t *testing.T) (book any, settings map[string]any, msg
 // asCase is the example as an oracle input.
 func (ex docExample) asCase(t *testing.T) []byte {
 	book, settings, msgs := ex.parse(t)
-	c := map[string]any{"description": "docs/engines.md, example " + strings.ToUpper(ex.id), "book": book,
+	c := map[string]any{"description": "docs/engines.md, example " + strings.ToUpper(ex.ID), "book": book,
 		"messages": msgs, "settings": settings}
 	data, err := json.MarshalIndent(c, "", " ")
 	if err != nil {
@@ -176,7 +112,7 @@ func (ex docExample) asCase(t *testing.T) []byte {
 // (-update writes it; scripts/oracle-sillytavern records SillyTavern's
 // output for it).
 func (ex docExample) checkCase(t *testing.T) {
-	path := filepath.Join("testdata", "cases", "doc", ex.id+".json")
+	path := filepath.Join("testdata", "cases", "doc", ex.ID+".json")
 	want := ex.asCase(t)
 	got, err := os.ReadFile(path)
 	if string(got) == string(want) {
@@ -192,21 +128,21 @@ func (ex docExample) checkCase(t *testing.T) {
 		return
 	}
 	if err != nil {
-		t.Errorf("example %s is not a conformance case: %v (-update writes it)", ex.id, err)
+		t.Errorf("example %s is not a conformance case: %v (-update writes it)", ex.ID, err)
 		return
 	}
-	t.Errorf("%s differs from example %s (-update rewrites it, then scripts/oracle-sillytavern)", path, ex.id)
+	t.Errorf("%s differs from example %s (-update rewrites it, then scripts/oracle-sillytavern)", path, ex.ID)
 }
 
 // listing renders the example with both engines, one message a line.
 func (ex docExample) listing(t *testing.T) []string {
 	dir := t.TempDir()
-	book, _, err := formats.Convert(filepath.Join(dir, "book.json"), []byte(ex.files["book.json"]))
+	book, _, err := formats.Convert(filepath.Join(dir, "book.json"), []byte(ex.Files["book.json"]))
 	if err != nil {
-		t.Fatalf("example %s: %v", ex.id, err)
+		t.Fatalf("example %s: %v", ex.ID, err)
 	}
 	chat := filepath.Join(dir, "chat.jsonl")
-	if err := os.WriteFile(chat, []byte(ex.files["chat.jsonl"]), 0o644); err != nil {
+	if err := os.WriteFile(chat, []byte(ex.Files["chat.jsonl"]), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	tr, _, err := schema.LoadTranscript(chat)
@@ -222,22 +158,10 @@ func (ex docExample) listing(t *testing.T) []string {
 	for _, eng := range []render.Engine{lore.New(), New()} {
 		res, err := eng.Render(in)
 		if err != nil {
-			t.Fatalf("example %s, %s: %v", ex.id, eng.Name(), err)
+			t.Fatalf("example %s, %s: %v", ex.ID, eng.Name(), err)
 		}
 		out = append(out, "--engine "+eng.Name())
-		for _, m := range res.Messages {
-			var ids []string
-			for _, s := range m.Sources {
-				if !strings.HasPrefix(s, "message:") {
-					ids = append(ids, s)
-				}
-			}
-			src := ""
-			if len(ids) > 0 {
-				src = " [" + strings.Join(ids, ", ") + "]"
-			}
-			out = append(out, fmt.Sprintf("  %s%s: %s", m.Role, src, strings.ReplaceAll(m.Content, "\n", "⏎")))
-		}
+		out = append(out, docexamples.Listing(res)...)
 	}
 	return out
 }
