@@ -102,19 +102,23 @@ func loadEntries(book *schema.Lorebook) []*entry {
 		}
 		out = append(out, newEntry(e, formats.STEntry(e), i))
 	}
-	sort.SliceStable(out, func(a, b int) bool {
-		ka, ia := arrayIndex(out[a].uid)
-		kb, ib := arrayIndex(out[b].uid)
-		if ia && ib {
-			return ka < kb
-		}
-		return ia && !ib
-	})
+	sort.SliceStable(out, func(a, b int) bool { return jsKeyLess(out[a].uid, out[b].uid) })
 	sort.SliceStable(out, func(a, b int) bool { return out[a].order > out[b].order })
 	for i, e := range out {
 		e.idx = i
 	}
 	return out
+}
+
+// jsKeyLess orders an object's keys as JavaScript lists them (to sort
+// stably): integer-like keys first, ascending, then the others as they are.
+func jsKeyLess(a, b string) bool {
+	ka, ia := arrayIndex(a)
+	kb, ib := arrayIndex(b)
+	if ia && ib {
+		return ka < kb
+	}
+	return ia && !ib
 }
 
 // arrayIndex says whether a key is one JavaScript lists first, in numeric

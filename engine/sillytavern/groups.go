@@ -88,15 +88,8 @@ func (sc *scan) groups(list []*activation, state int) []*activation {
 	if len(gs) == 0 {
 		return list
 	}
-	// JavaScript lists an object's integer-like keys first, ascending.
-	sort.SliceStable(gs, func(i, j int) bool {
-		a, ai := arrayIndex(gs[i].name)
-		b, bi := arrayIndex(gs[j].name)
-		if ai && bi {
-			return a < b
-		}
-		return ai && !bi
-	})
+	// The groups are an object's keys in SillyTavern.
+	sort.SliceStable(gs, func(i, j int) bool { return jsKeyLess(gs[i].name, gs[j].name) })
 	p := newPending(list)
 	sc.groupTimedEffects(gs, p)
 	sc.groupScoring(gs, p, state)
