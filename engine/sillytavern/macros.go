@@ -163,26 +163,39 @@ func trimMacro(s string) string {
 	}
 }
 
-// reverseMacro is {{reverse:text}}: the text's characters backwards.
+// reverseMacro is {{reverse:text}} (/{{reverse\:(.+?)}}/gi): the text's
+// characters backwards; the text is one character or more, up to the first
+// }} after it, on one line.
 func reverseMacro(s string) string {
 	const open = "{{reverse:"
-	out := ""
+	var b strings.Builder
 	for {
 		i := indexFold(s, open)
 		if i < 0 {
-			return out + s
+			b.WriteString(s)
+			return b.String()
 		}
-		j := strings.Index(s[i+len(open)+1:], "}}")
-		if j < 0 {
-			return out + s
+		body := s[i+len(open):]
+		end := -1
+		for k := 1; k+1 < len(body); k++ {
+			if body[k] == '}' && body[k+1] == '}' {
+				end = k
+				break
+			}
 		}
-		j += i + len(open) + 1
-		rs := []rune(s[i+len(open) : j])
-		for a, b := 0, len(rs)-1; a < b; a, b = a+1, b-1 {
-			rs[a], rs[b] = rs[b], rs[a]
+		if end < 0 || strings.ContainsAny(body[:end], "\n\r\u2028\u2029") {
+			// No match here: the next one may start inside.
+			b.WriteString(s[:i+1])
+			s = s[i+1:]
+			continue
 		}
-		out += s[:i] + string(rs)
-		s = s[j+2:]
+		rs := []rune(body[:end])
+		for a, z := 0, len(rs)-1; a < z; a, z = a+1, z-1 {
+			rs[a], rs[z] = rs[z], rs[a]
+		}
+		b.WriteString(s[:i])
+		b.WriteString(string(rs))
+		s = body[end+2:]
 	}
 }
 
