@@ -11,6 +11,7 @@ import (
 
 	"github.com/lorekit/lore/canon"
 	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/engine"
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/lint"
 	"github.com/lorekit/lore/schema"
@@ -23,6 +24,10 @@ type lintOptions struct {
 	strict  bool
 	color   string
 	context int
+	// engine is the engine to judge by (--engine); enable the rules that are
+	// off by default to run (--enable).
+	engine string
+	enable []string
 	// baseline is the baseline file (--baseline); writeBaseline writes it.
 	baseline      string
 	writeBaseline bool
@@ -71,6 +76,12 @@ and --baseline FILE then reports only findings beyond them. SARIF results
 carry fingerprints from rule, file and entry, so code scanning follows a
 finding when its lines move.
 
+--engine NAME judges by that engine (docs/engines.md) rather than the one the
+manifest's settings.engine or the book's format names: what it can never send,
+what a whole word is, its budget. engine-divergence, off by default (turn it on
+with --enable engine-divergence or in .lore.yaml), lists the entries that
+engine activates or places otherwise than lore's.
+
 Three or more findings with one cause (entries without content, keys joined
 the same way) are folded into one line of text output; the other formats keep
 one result per entry.
@@ -83,6 +94,7 @@ github (workflow annotations). Exit codes: 0 clean, 1 errors (or warnings with
   lore lint book/ --vars vars.yaml --strict
   lore lint book/ --fix --diff
   lore lint book/ --context 32768
+  lore lint book/ --engine yumina --enable engine-divergence
   lore lint . --write-baseline && lore lint . --baseline .lore-baseline.json
   lore lint book/ --format sarif > lore.sarif
   lore lint book/ --format github
@@ -94,6 +106,8 @@ github (workflow annotations). Exit codes: 0 clean, 1 errors (or warnings with
 	c.Flags().StringVar(&opts.config, "config", "", "use this .lore.yaml instead of looking upward from each PATH")
 	c.Flags().StringVar(&opts.format, "format", "text", "output format: "+strings.Join(diag.Formats(), ", "))
 	c.Flags().BoolVar(&opts.strict, "strict", false, "exit 1 on warnings too")
+	c.Flags().StringVar(&opts.engine, "engine", "", "judge by this engine: "+strings.Join(engine.Names(), ", ")+" (overrides settings.engine)")
+	c.Flags().StringSliceVar(&opts.enable, "enable", nil, "run a rule that is off by default (e.g. engine-divergence), at its own level")
 	c.Flags().IntVar(&opts.context, "context", 0, "context window in tokens the budget rules assume (overrides settings.contextTokens)")
 	c.Flags().BoolVar(&opts.fix, "fix", false, "apply the mechanical fixes (see 'lore rules') to lore's own files, in place")
 	c.Flags().BoolVar(&opts.diff, "diff", false, "with --fix: print the fixes as a unified diff and write nothing (exit 1 when there are some)")
@@ -112,6 +126,16 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 	}
 	if flags.Changed("context") && opts.context <= 0 {
 		return usageErr("--context must be a positive number of tokens, not %d", opts.context)
+	}
+	if opts.engine != "" {
+		if _, err := engine.Get(opts.engine); err != nil {
+			return usageErr("--engine: %v", err)
+		}
+	}
+	for _, id := range opts.enable {
+		if r := lint.RuleByID(id); r == nil {
+			return usageErr("--enable: unknown rule %q; `lore rules` lists the rule ids", id)
+		}
 	}
 	var baseline *lint.Baseline
 	if opts.baseline != "" && !opts.writeBaseline {
@@ -180,6 +204,12 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 		}
 		if opts.context > 0 {
 			c = c.WithContext(opts.context)
+		}
+		if opts.engine != "" {
+			c = c.WithEngine(opts.engine)
+		}
+		if len(opts.enable) > 0 {
+			c = c.WithEnabled(opts.enable)
 		}
 		configs[cfgPath] = c
 		cfgOf[i] = c

@@ -3,6 +3,8 @@ package lint
 import (
 	"fmt"
 
+	"github.com/lorekit/lore/render"
+
 	"github.com/lorekit/lore/match"
 )
 
@@ -24,6 +26,20 @@ type Engine struct {
 	// WordRune reports a character that continues a word, for the rules
 	// that judge whether a keyword fires inside a word.
 	WordRune func(rune) bool
+
+	// The rest is set for an engine other than lore's.
+	//
+	// Fates is the engine's own account of each entry (render.Describer), by
+	// index in the book: unreachable-entry and keywords-ignored judge by it;
+	// LoreFates is lore's, which engine-divergence compares it with.
+	Fates, LoreFates []render.Fate
+	// NoRequiredCap says the engine has no Required cap (required-over-cap
+	// does not apply); NoRecursion that its contents activate nothing
+	// (recursion-loop does not apply).
+	NoRequiredCap, NoRecursion bool
+	// WholeWordsNoSpaces, when set, is what matchWholeWords does to a
+	// keyword written without spaces in this engine (whole-word-cjk).
+	WholeWordsNoSpaces string
 }
 
 // CardBudget is the room one triggered entry competes for, with the words a
@@ -32,6 +48,9 @@ type Engine struct {
 type CardBudget struct {
 	Tokens int
 	Says   string
+	// Then is what follows for an entry larger than the budget ("" is lore's:
+	// it can never be included).
+	Then string
 }
 
 // ContextSource is where the context size came from.

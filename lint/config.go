@@ -38,6 +38,7 @@ type Config struct {
 	ignoreRes   []*regexp.Regexp
 	hasReserve  bool
 	contextFlag int
+	engine      string // --engine: the engine to judge by ("" = the book's)
 }
 
 // FindConfig looks for .lore.yaml in the folder of path (or path itself when it

@@ -23,6 +23,8 @@ type shared struct {
 	// never marks entries that can never be sent (unreachable-entry's
 	// verdicts), which other rules leave alone.
 	never map[*schema.Entry]bool
+	// index maps an entry to its place in the book.
+	index map[*schema.Entry]int
 }
 
 // kwRef says whose keyword a matcher pattern is.

@@ -26,6 +26,9 @@ type Rule struct {
 	// Fix says what `lore lint --fix` changes for this rule's findings ("" when
 	// it changes nothing).
 	Fix string
+	// Off says the rule runs only when .lore.yaml (or --enable) gives it a
+	// level: it answers a question rather than finding a problem.
+	Off bool
 }
 
 // Anchor is the rule's section in docs/rules.md.
@@ -112,12 +115,13 @@ func RunWith(book *schema.Lorebook, vars *schema.Vars, cfg *Config, loaded []dia
 			}
 		}
 		settings, from := cfg.settings(book)
-		ctx := &Context{Book: book, Vars: vars, Settings: settings, Engine: loreEngine(from),
+		ctx := &Context{Book: book, Vars: vars, Settings: settings,
+			Engine: engineFor(cfg.engineName(book), book, vars, settings, from),
 			shared: &shared{}, rejected: rejected}
 		for i := range registry {
 			r := &registry[i]
-			if r.Check == nil {
-				continue
+			if r.Check == nil || r.Off && cfg.Rules[r.ID] == 0 {
+				continue // a rule off by default runs only when the configuration gives it a level
 			}
 			ctx.rule = r
 			r.Check(ctx)

@@ -13,8 +13,15 @@ func checkEntryOverBudget(c *Context) {
 		if c.neverSent(e) || c.rejectedField(e, "section", "alwaysSend", "enabled") {
 			continue
 		}
+		if f, ok := c.fate(c.index(e)); ok && f.Activation == "always" {
+			continue // the engine sends it outside the budget
+		}
+		then := budget.Then
+		if then == "" {
+			then = "so it can never be included"
+		}
 		c.Report(e, e.FieldPos("content"),
-			"entry %s is %d tokens, more than %s, so it can never be included; shorten it or split it into several entries",
-			entryName(e), card.Tokens, budget.Says)
+			"entry %s is %d tokens, more than %s, %s; shorten it or split it into several entries",
+			entryName(e), card.Tokens, budget.Says, then)
 	}
 }

@@ -11,7 +11,7 @@ import (
 // member with the smallest id. Reporting cycles instead would report one
 // 2-entry cycle of a 78-entry group and hide the rest, or report thousands.
 func checkRecursionLoop(c *Context) {
-	if c.Settings.RecursionLimit == 0 && has(c.Settings.Fields, "recursionLimit") {
+	if c.Engine.NoRecursion || c.Settings.RecursionLimit == 0 && has(c.Settings.Fields, "recursionLimit") {
 		return // recursion is off: contents activate nothing
 	}
 	g := c.triggerGraph()

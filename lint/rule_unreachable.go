@@ -38,12 +38,26 @@ func (c *Context) unreachable(report bool) {
 			rejected: c.rejected, rule: c.rule} // its findings are only counted
 	}
 	v := c.say()
-	for _, e := range c.Book.Entries {
+	for i, e := range c.Book.Entries {
 		if !e.Enabled || c.rejectedField(e, "section", "alwaysSend", "keywords", "enabled") {
 			continue
 		}
 		n := len(rep.findings)
-		if !e.AlwaysSend && len(e.Keywords) == 0 {
+		if f, ok := c.fate(i); ok {
+			// Another engine: its own account of the entry decides whether
+			// anything brings it in and sends it somewhere.
+			if f.Never != "" {
+				rep.reportGrouped(e, keywordsOrEntry(e), "%d entries can never be sent by "+c.engineSays()+": "+f.Never, entryName(e),
+					"entry %s can never be sent by %s: %s", entryName(e), c.engineSays(), f.Never)
+			} else {
+				if f.Activation == "keywords" && !c.rejectedField(e, "secondaryKeywordLogic") {
+					impossibleSecondary(rep, e)
+				}
+				if !c.rejectedField(e, "conditionLogic") {
+					contradictoryConditions(rep, e)
+				}
+			}
+		} else if !e.AlwaysSend && len(e.Keywords) == 0 {
 			if !vectorized(e) {
 				rep.noWayIn(e, v)
 			}

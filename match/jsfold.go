@@ -224,3 +224,7 @@ func jsBoundaryAt(text string, i int) bool {
 func asciiWord(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
+
+// JSWordRune reports a character JavaScript's \w matches (without the u
+// flag): an ASCII letter, digit or underscore.
+func JSWordRune(r rune) bool { return r < 0x80 && asciiWord(byte(r)) }
