@@ -178,3 +178,46 @@ func TestCooldownExplained(t *testing.T) {
 		t.Errorf("effects after the first turn: %+v", rs[0].Effects)
 	}
 }
+
+// TestDescribe: what SillyTavern does with each entry, whatever the chat.
+func TestDescribe(t *testing.T) {
+	book := `{"entries": {
+		"0": {"uid": 0, "key": ["x"], "comment": "plain", "content": "c"},
+		"1": {"uid": 1, "key": ["x"], "comment": "off", "content": "c", "disable": true},
+		"2": {"uid": 2, "key": [], "comment": "always", "content": "c", "constant": true, "position": 1},
+		"3": {"uid": 3, "key": [], "comment": "keyless", "content": "c"},
+		"4": {"uid": 4, "key": ["x"], "comment": "zero", "content": "c", "probability": 0},
+		"5": {"uid": 5, "key": ["x"], "comment": "deep", "content": "c", "position": 4, "depth": 2, "role": 1},
+		"6": {"uid": 6, "key": ["x"], "comment": "note", "content": "c", "position": 2},
+		"7": {"uid": 7, "key": ["x"], "comment": "deferred", "content": "c", "delayUntilRecursion": 1},
+		"8": {"uid": 8, "key": ["x"], "comment": "outlet", "content": "c", "position": 7, "outletName": "o"},
+		"9": {"uid": 9, "key": ["x"], "comment": "bob", "content": "c", "characterFilter": {"names": ["Bob"]}}}}`
+	in := stInput(t, book, map[string]any{"characterName": "Aria", "authorsNote": map[string]any{"active": false}})
+	fates := New().Describe(in)
+	got := map[string]render.Fate{}
+	for i, e := range in.Book.Entries {
+		got[e.ID] = fates[i]
+	}
+	for id, want := range map[string]render.Fate{
+		"plain":    {Activation: "keywords", Placement: "world info before the character definitions (step 1)"},
+		"off":      {Activation: "never", Never: "it is disabled (disable: true)"},
+		"always":   {Activation: "always", Placement: "world info after the character definitions (step 1)"},
+		"keyless":  {Activation: "never", Never: "it has no keys and is not constant"},
+		"zero":     {Activation: "never", Never: "probability 0: the roll never lets it in (docs/engines.md S8)"},
+		"deep":     {Activation: "keywords", Placement: "the chat history, with 2 messages after it (depth 2 as user)"},
+		"note":     {Activation: "keywords", Never: "its place is the Author's Note, which is not sent (authorsNote.active: false)"},
+		"deferred": {Activation: "recursion", Placement: "world info before the character definitions (step 1)"},
+		"outlet":   {Activation: "keywords", Never: "an outlet goes only where a prompt says {{outlet::o}}, which the default prompt does not (docs/engines.md)"},
+		"bob":      {Activation: "never", Never: `its character filter leaves out "Aria", the character`},
+	} {
+		if got[id] != want {
+			t.Errorf("%s: %+v, want %+v", id, got[id], want)
+		}
+	}
+	if b, says := Budget(in); b != 1792 || !strings.Contains(says, "budget 25% of maxContext 7168, from contextTokens − responseReserve") {
+		t.Errorf("Budget: %d, %q", b, says)
+	}
+	if !WordRune('_') || WordRune('é') || WordRune('-') {
+		t.Error("WordRune is JavaScript's \\w")
+	}
+}
