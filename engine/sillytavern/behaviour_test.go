@@ -178,4 +178,3 @@ func TestCooldownExplained(t *testing.T) {
 		t.Errorf("effects after the first turn: %+v", rs[0].Effects)
 	}
 }
-
