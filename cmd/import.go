@@ -11,6 +11,7 @@ import (
 
 	"github.com/lorekit/lore/canon"
 	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/engine"
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/schema"
 )
@@ -138,6 +139,13 @@ func runImport(iox *IO, opts *importOptions, path string) error {
 	}
 	if err := opts.loss.print(iox.Stderr, formats.ImportReport(lb), false); err != nil {
 		return err
+	}
+	// A book made for an engine lore simulates keeps rendering as that engine
+	// would, as it did when read directly.
+	if name := engine.ForFormat(lb.Format); name != "" && lb.Manifest.Settings.Engine == "" {
+		lb.Manifest.Settings.Engine = name
+		fmt.Fprintf(iox.Stderr, "lore: settings.engine: %s, so the book renders as %s would (delete it for lore's engine)\n",
+			name, map[string]string{"sillytavern": "SillyTavern"}[name])
 	}
 	if folder {
 		if err := canon.WriteFolder(opts.out, lb, opts.format, opts.force); err != nil {
