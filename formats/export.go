@@ -82,14 +82,18 @@ func camelToSnake(s string) string {
 // The rules are the inverse of mapST and are documented in docs/formats.md.
 func stFields(e *schema.Entry) map[string]any {
 	st := stKept(e)
+	fromST := stOrigin(e)
 	keptPos := -1
 	if p, ok := st["position"].(float64); ok {
 		keptPos = int(p)
+	} else if _, ok := st["position"]; !ok && fromST {
+		keptPos = stBeforeChar // an ST entry without a position: ST's new-entry default
 	}
-	stSetMapped(st, e)
+	_, keptDisable := st["disable"]
+	stSetMapped(st, e, fromST)
 	pos := stPositionFor(st, e, keptPos)
 	st["position"] = float64(pos)
-	st["disable"] = stDisable(st, e, pos)
+	st["disable"] = stDisable(st, e, pos, keptDisable || !fromST)
 	for _, t := range stTemplate {
 		if _, ok := st[t.key]; !ok && t.key != "uid" && t.key != "displayIndex" {
 			st[t.key] = t.def // uid and displayIndex: stEntries numbers them
@@ -143,12 +147,15 @@ func stKept(e *schema.Entry) map[string]any {
 }
 
 // stSetMapped writes the fields lore maps one to one.
-func stSetMapped(st map[string]any, e *schema.Entry) {
+func stSetMapped(st map[string]any, e *schema.Entry, fromST bool) {
 	st["key"] = anyStrings(keywordTexts(e.Keywords))
 	if len(e.SecondaryKeywords) > 0 {
 		st["keysecondary"] = anyStrings(keywordTexts(e.SecondaryKeywords))
 		st["selective"] = true
-		if i := stLogicIndex(e.SecondaryKeywordLogic); i >= 0 {
+		// A selectiveLogic SillyTavern does not know (it never activates the
+		// entry) stays as it was, until lore's logic is written explicitly:
+		// lore's AND_ANY default is not what ST does with it.
+		if i := stLogicIndex(e.SecondaryKeywordLogic); i >= 0 && (e.Has("secondaryKeywordLogic") || !unknownLogic(st["selectiveLogic"])) {
 			st["selectiveLogic"] = float64(i)
 		}
 	} else if _, ok := st["keysecondary"]; !ok {
@@ -161,11 +168,33 @@ func stSetMapped(st map[string]any, e *schema.Entry) {
 	st["order"] = float64(e.Position)
 	st["excludeRecursion"] = e.ExcludeRecursion
 	st["preventRecursion"] = e.PreventRecursion
-	if e.MatchWholeWords || st["matchWholeWords"] != nil {
+	switch {
+	case e.MatchWholeWords || st["matchWholeWords"] != nil:
 		st["matchWholeWords"] = e.MatchWholeWords
-	} else if _, ok := st["matchWholeWords"]; !ok {
-		st["matchWholeWords"] = false
+	case fromST && !e.Has("matchWholeWords"):
+		// An ST entry that never said follows ST's global setting (null):
+		// left as it came, absent or null.
+	default:
+		if _, ok := st["matchWholeWords"]; !ok {
+			st["matchWholeWords"] = false // lore's default, said in ST's terms
+		}
 	}
+}
+
+// stOrigin says the entry came from a SillyTavern book or a card: a field it
+// never had keeps SillyTavern's meaning of a missing field.
+func stOrigin(e *schema.Entry) bool {
+	if _, ok := e.Extensions[FormatSillyTavern].(map[string]any); ok {
+		return true
+	}
+	_, card := cardOrigin(e)
+	return card != nil
+}
+
+// unknownLogic is a kept selectiveLogic that is not one of ST's four.
+func unknownLogic(v any) bool {
+	l, ok := v.(float64)
+	return ok && (l < 0 || l >= float64(len(stLogic)) || l != float64(int(l)))
 }
 
 // stComment is the comment written for e: its name, or the empty comment
@@ -243,10 +272,16 @@ func stRoleIndex(st map[string]any, e *schema.Entry) any {
 // stDisable is ST's disable for e at pos. Outlets are imported disabled
 // (lore does not expand {{outlet::}}), so for them lore's enabled: false
 // means "as it was": the kept state is written back; enabled: true enables.
-func stDisable(st map[string]any, e *schema.Entry, pos int) bool {
+// An outlet is imported disabled (lore has none); its real state is the
+// disable it came with, and an ST outlet that had none is enabled. knownState
+// says the kept disable (or the entry's lore origin) decides.
+func stDisable(st map[string]any, e *schema.Entry, pos int, knownState bool) bool {
 	if pos == stOutlet && !e.Enabled {
 		if kept, ok := st["disable"].(bool); ok {
 			return kept
+		}
+		if !knownState {
+			return false
 		}
 	}
 	return !e.Enabled
