@@ -21,6 +21,7 @@ type importOptions struct {
 	format string
 	force  bool
 	color  string
+	engine string
 	loss   lossOptions
 }
 
@@ -40,10 +41,16 @@ lorebook.yaml and entries/<id>.yaml; -o FILE.yaml or FILE.json writes one file.
 Files are written atomically; an existing file, or a non-empty folder, is
 replaced only with --force.
 What the source has and lore cannot express is kept under extensions: the loss
-report on stderr names, entry by entry, every field lore's engine will not act
+report on stderr names, entry by entry, every field the book's engine will not act
 on and every value it reads differently, with why and what to do (--report
 json prints it as data; --strict makes any loss exit 1 and write nothing).
-docs/formats.md has the field-by-field mapping.`,
+docs/formats.md has the field-by-field mapping.
+
+A book from a tool whose engine lore simulates keeps rendering as that tool
+would: a SillyTavern book or card gets settings.engine: sillytavern, and the
+SillyTavern fields kept under extensions (probability, groups, timed effects…)
+are no loss, since that engine acts on them. --engine lore imports it for lore's
+own engine instead, and the report lists them.`,
 		Example: `  lore import Eldoria.json
   lore import default_Seraphina.png -o seraphina/
   lore import world.lorebook -o world.json`,
@@ -55,6 +62,7 @@ docs/formats.md has the field-by-field mapping.`,
 	f.StringVar(&opts.format, "format", "", "yaml or json (default: from -o's extension, else yaml)")
 	f.BoolVar(&opts.force, "force", false, "replace an existing output file or non-empty folder")
 	f.StringVar(&opts.loss.format, "report", "text", "loss report: text or json (on stderr)")
+	f.StringVar(&opts.engine, "engine", "", "the engine the imported book renders with: "+strings.Join(engine.Names(), ", ")+" (default: the source tool's, when lore simulates it, else lore)")
 	f.BoolVar(&opts.loss.strict, "strict", false, "exit 1 and write nothing when anything is lost or read differently")
 	addColorFlag(c, &opts.color)
 	return c
@@ -133,19 +141,32 @@ func runImport(iox *IO, opts *importOptions, path string) error {
 	if err := opts.loss.check(); err != nil {
 		return err
 	}
+	if opts.engine != "" {
+		if _, err := engine.Get(opts.engine); err != nil {
+			return usageErr("--engine: %v", err)
+		}
+	}
 	lb, err := loadForConvert(iox, path, opts.color)
 	if err != nil {
 		return err
 	}
-	if err := opts.loss.print(iox.Stderr, formats.ImportReport(lb), false); err != nil {
+	// A book made for an engine lore simulates keeps rendering as that engine
+	// would, as it did when read directly (unless --engine says otherwise);
+	// the loss report is about the engine the book will render with.
+	name := opts.engine
+	if name == "" {
+		name = lb.Manifest.Settings.Engine
+	}
+	if name == "" {
+		name = engine.ForFormat(lb.Format)
+	}
+	if err := opts.loss.print(iox.Stderr, formats.ImportReportFor(lb, name), false); err != nil {
 		return err
 	}
-	// A book made for an engine lore simulates keeps rendering as that engine
-	// would, as it did when read directly.
-	if name := engine.ForFormat(lb.Format); name != "" && lb.Manifest.Settings.Engine == "" {
+	if name != "" && name != engine.Default && lb.Manifest.Settings.Engine == "" {
 		lb.Manifest.Settings.Engine = name
-		fmt.Fprintf(iox.Stderr, "lore: settings.engine: %s, so the book renders as %s would (delete it for lore's engine)\n",
-			name, map[string]string{"sillytavern": "SillyTavern"}[name])
+		fmt.Fprintf(iox.Stderr, "lore: settings.engine: %s, so the book renders as %s would (import --engine lore for lore's own engine)\n",
+			name, map[string]string{"sillytavern": "SillyTavern", "yumina": "Yumina"}[name])
 	}
 	if folder {
 		if err := canon.WriteFolder(opts.out, lb, opts.format, opts.force); err != nil {
@@ -165,7 +186,7 @@ func runImport(iox *IO, opts *importOptions, path string) error {
 
 // wrote confirms a written import on stderr (stdout stays for the data).
 func wrote(iox *IO, lb *schema.Lorebook, out string) error {
-	_, err := fmt.Fprintf(iox.Stderr, "lore: wrote %d entries (from %s) to %s\n", len(lb.Entries), lb.Format, out)
+	_, err := fmt.Fprintf(iox.Stderr, "lore: wrote %s (from %s) to %s\n", plural(len(lb.Entries), "entry", "entries"), lb.Format, out)
 	return err
 }
 
@@ -220,7 +241,7 @@ func (o *lossOptions) print(w io.Writer, r *formats.LossReport, always bool) err
 	switch {
 	case o.format == "json":
 		out = r.JSON()
-	case len(r.Losses) > 0 || always:
+	case len(r.Losses) > 0 || r.ActedOn > 0 || always:
 		out = r.Text()
 	}
 	if _, err := w.Write(out); err != nil {

@@ -40,6 +40,10 @@ type Loss struct {
 	Reason, Fix string
 	// Pos is where the value is in the source.
 	Pos diag.Pos
+	// ActedOn names the engine lore simulates that reads the kept value and
+	// acts on it as its tool does ("sillytavern"), "" when none: imported for
+	// that engine, it is no loss.
+	ActedOn string
 }
 
 // LossReport is everything a conversion from one format to another does not
@@ -48,6 +52,11 @@ type LossReport struct {
 	From, To string
 	File     string
 	Losses   []Loss
+	// Engine is the engine the report is about: the lorebook renders with it
+	// ("" for lore's). ActedOn counts the kept values it acts on, left out of
+	// Losses.
+	Engine  string
+	ActedOn int
 }
 
 // Entries is the number of entries with at least one loss (the book counts
@@ -101,9 +110,11 @@ func (r *LossReport) JSON() []byte {
 		From     string     `json:"from"`
 		To       string     `json:"to"`
 		File     string     `json:"file"`
+		Engine   string     `json:"engine,omitempty"`
+		ActedOn  int        `json:"actedOn,omitempty"`
 		Lossless bool       `json:"lossless"`
 		Losses   []lossJSON `json:"losses"`
-	}{r.From, r.To, r.File, len(r.Losses) == 0, []lossJSON{}}
+	}{r.From, r.To, r.File, r.Engine, r.ActedOn, len(r.Losses) == 0, []lossJSON{}}
 	for _, l := range r.Losses {
 		out.Losses = append(out.Losses, lossJSON{l.Entry, l.Field, l.Kind, l.Value, l.Target, l.Reason, l.Fix,
 			l.Pos.File, l.Pos.Line, l.Pos.Col})
@@ -125,6 +136,7 @@ func (r *LossReport) Text() []byte {
 	fmt.Fprintf(&b, "lore: %s → %s: ", r.From, r.To)
 	if len(r.Losses) == 0 {
 		b.WriteString("no loss\n")
+		r.actedOnNote(&b)
 		return b.Bytes()
 	}
 	fmt.Fprintf(&b, "%s in %s\n", plural(len(r.Losses), "loss", "losses"), plural(r.Entries(), "entry", "entries"))
@@ -172,7 +184,17 @@ func (r *LossReport) Text() []byte {
 			b.WriteString("  to do: " + g.fix + "\n")
 		}
 	}
+	r.actedOnNote(&b)
 	return b.Bytes()
+}
+
+// actedOnNote says how many kept values the report's engine acts on.
+func (r *LossReport) actedOnNote(b *bytes.Buffer) {
+	if r.ActedOn > 0 {
+		tool := map[string]string{"sillytavern": "SillyTavern"}[r.Engine]
+		fmt.Fprintf(b, "lore: the %s engine (settings.engine) acts on %s kept under extensions as %s does; lore's own engine would ignore them (import --engine lore lists them)\n",
+			r.Engine, plural(r.ActedOn, "value", "values"), tool)
+	}
 }
 
 func plural(n int, one, many string) string {

@@ -23,10 +23,10 @@ func ImportLosses(lb *schema.Lorebook) []Loss {
 			k := kept{e: e, format: f, m: m}
 			switch f {
 			case FormatSillyTavern:
-				out = append(out, k.stLosses()...)
+				out = append(out, actedOn(k.stLosses(), FormatSillyTavern)...)
 			case FormatCardV2, FormatCardV3, FormatLorebookV3:
 				k.inner, _ = m["extensions"].(map[string]any)
-				out = append(out, k.stLosses()...)
+				out = append(out, actedOn(k.stLosses(), FormatSillyTavern)...)
 				out = append(out, k.cardEntryLosses()...)
 			case FormatNovelAI:
 				out = append(out, k.novelAILosses()...)
@@ -50,6 +50,15 @@ func ImportLosses(lb *schema.Lorebook) []Loss {
 	out = append(out, bookImportLosses(lb)...)
 	sortLosses(out)
 	return out
+}
+
+// actedOn marks losses of kept SillyTavern fields: the sillytavern engine
+// reads them (formats.STEntry) and does what SillyTavern does.
+func actedOn(ls []Loss, engine string) []Loss {
+	for i := range ls {
+		ls[i].ActedOn = engine
+	}
+	return ls
 }
 
 // kept is one entry's kept fields of one format.

@@ -37,6 +37,22 @@ func exportBytes(lb *schema.Lorebook, target string, assets []Asset) ([]byte, er
 }
 
 // ImportReport is the loss report of reading lb from its own format.
-func ImportReport(lb *schema.Lorebook) *LossReport {
-	return &LossReport{From: lb.Format, To: FormatLore, File: lb.Path, Losses: ImportLosses(lb)}
+func ImportReport(lb *schema.Lorebook) *LossReport { return ImportReportFor(lb, "") }
+
+// ImportReportFor is ImportReport for a lorebook that renders with the named
+// engine ("" or "lore": lore's own): what that engine acts on as the source's
+// tool did is no loss, only counted.
+func ImportReportFor(lb *schema.Lorebook, engine string) *LossReport {
+	r := &LossReport{From: lb.Format, To: FormatLore, File: lb.Path}
+	if engine != "lore" {
+		r.Engine = engine
+	}
+	for _, l := range ImportLosses(lb) {
+		if r.Engine != "" && l.ActedOn == r.Engine {
+			r.ActedOn++
+			continue
+		}
+		r.Losses = append(r.Losses, l)
+	}
+	return r
 }
