@@ -1,55 +1,84 @@
 package cmd
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
+
 	"github.com/spf13/cobra"
 
-	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/schema"
 )
 
 type exportOptions struct {
-	to    string
-	out   string
-	force bool
-	color string
+	to     string
+	out    string
+	force  bool
+	dryRun bool
+	assets []string
+	color  string
+	loss   lossOptions
 }
 
 func newExportCmd(iox *IO) *cobra.Command {
 	var opts exportOptions
+	targets := strings.Join(formats.Targets, "|")
 	c := &cobra.Command{
-		Use:   "export LOREBOOK --to sillytavern|card-v3",
-		Short: "Write a lorebook as SillyTavern world info or a Character Card V3",
+		Use:   "export LOREBOOK --to " + targets,
+		Short: "Write a lorebook as SillyTavern world info, a Character Card V2/V3, a .charx or a NovelAI lorebook",
 		Long: `export writes LOREBOOK (lore's own, or any format import reads) as a file
-another tool loads: --to sillytavern writes SillyTavern world-info JSON, --to
-card-v3 a Character Card V3 JSON with the entries in character_book. A lorebook
-imported from SillyTavern exports with every entry's keys, secondary keys,
-content, enabled state, order, position, depth and kept extensions unchanged.
+another tool loads: --to sillytavern writes SillyTavern world-info JSON, card-v2
+and card-v3 a Character Card JSON with the entries in character_book (and the V1
+fields mirrored at the top), charx a .charx archive (card.json and the assets:
+those of a .charx LOREBOOK, and each --asset), novelai a NovelAI .lorebook.
+A lorebook imported from one of them exports with every field it had.
+
+The loss report on stderr names, entry by entry, every field the target cannot
+hold and every value it will read differently, with why and what to do.
+--format json prints it as data, --dry-run prints only the report (on stdout)
+and writes nothing, --strict makes any loss exit 1 and write nothing.
 Without -o the file is printed; with -o it is written atomically.`,
 		Example: `  lore export book/ --to sillytavern -o Eldoria.json
-  lore export seraphina/ --to card-v3 -o seraphina.card.json`,
+  lore export seraphina/ --to card-v3 -o seraphina.card.json
+  lore export seraphina/ --to charx --asset icon=portrait.png -o seraphina.charx
+  lore export Eldoria.json --to novelai --dry-run`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error { return runExport(iox, &opts, args[0]) },
 	}
 	f := c.Flags()
-	f.StringVar(&opts.to, "to", "", "sillytavern or card-v3 (required)")
+	f.StringVar(&opts.to, "to", "", strings.Join(formats.Targets, ", ")+" (required)")
 	f.StringVarP(&opts.out, "output", "o", "", "write to this file instead of stdout")
 	f.BoolVar(&opts.force, "force", false, "replace an existing output file")
+	f.BoolVar(&opts.dryRun, "dry-run", false, "print the loss report only (on stdout); write nothing")
+	f.StringArrayVar(&opts.assets, "asset", nil, "a file to put in a .charx, as [TYPE=]FILE (TYPE: icon, background, emotion…; default other)")
+	f.StringVar(&opts.loss.format, "format", "text", "loss report: text or json")
+	f.BoolVar(&opts.loss.strict, "strict", false, "exit 1 and write nothing when anything is lost or read differently")
 	addColorFlag(c, &opts.color)
 	return c
 }
 
 func runExport(iox *IO, opts *exportOptions, path string) error {
-	switch opts.to {
-	case formats.FormatSillyTavern, formats.FormatCardV3:
-	case "":
-		return usageErr("--to is required: sillytavern or card-v3")
-	default:
-		return usageErr("--to must be sillytavern or card-v3, not %q", opts.to)
+	if opts.to == "" {
+		return usageErr("--to is required: %s", strings.Join(formats.Targets, ", "))
 	}
-	if opts.out != "" && same(path, opts.out) {
-		return usageErr("-o %s is the input: export never changes its input", opts.out)
+	known := false
+	for _, t := range formats.Targets {
+		known = known || t == opts.to
 	}
-	if opts.out != "" {
+	if !known {
+		return usageErr("--to must be %s, not %q", strings.Join(formats.Targets, ", "), opts.to)
+	}
+	if len(opts.assets) > 0 && opts.to != formats.FormatCharX {
+		return usageErr("--asset goes with --to charx: only a .charx holds files")
+	}
+	if err := opts.loss.check(); err != nil {
+		return err
+	}
+	if opts.out != "" && !opts.dryRun {
+		if same(path, opts.out) {
+			return usageErr("-o %s is the input: export never changes its input", opts.out)
+		}
 		if err := refuseExisting(opts.out, opts.force); err != nil {
 			return err
 		}
@@ -58,19 +87,55 @@ func runExport(iox *IO, opts *exportOptions, path string) error {
 	if err != nil {
 		return err
 	}
-	var data []byte
-	var ds []diag.Diagnostic
-	if opts.to == formats.FormatSillyTavern {
-		data, ds = formats.ExportSillyTavern(lb)
-	} else {
-		data, ds = formats.ExportCardV3(lb)
+	assets, err := exportAssets(path, lb, opts)
+	if err != nil {
+		return err
 	}
-	if len(ds) > 0 {
-		on, _ := useColor(iox, opts.color)
-		p, _ := diag.NewPrinter("text", diag.Options{Color: on})
-		if err := p.Print(iox.Stderr, diag.Sort(ds)); err != nil {
-			return err
-		}
+	data, report, err := formats.Export(lb, opts.to, assets)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if opts.dryRun {
+		return opts.loss.print(iox.Stdout, report, true)
+	}
+	if err := opts.loss.print(iox.Stderr, report, false); err != nil {
+		return err
 	}
 	return writeOut(iox.Stdout, opts.out, data)
+}
+
+// exportAssets are the files a .charx export carries: those of LOREBOOK
+// when it is a .charx, then each --asset TYPE=FILE.
+func exportAssets(path string, lb *schema.Lorebook, opts *exportOptions) ([]formats.Asset, error) {
+	if opts.to != formats.FormatCharX {
+		return nil, nil
+	}
+	var out []formats.Asset
+	if lb.Format == formats.FormatCharX {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, usageErr("%v", err)
+		}
+		if out, err = formats.CharXAssets(data); err != nil {
+			return nil, usageErr("%s: %v", path, err)
+		}
+	}
+	for _, a := range opts.assets {
+		typ, file, ok := strings.Cut(a, "=")
+		if !ok {
+			typ, file = "other", a
+		}
+		if typ == "" || strings.ContainsAny(typ, "/\\.: ") {
+			return nil, usageErr("--asset %s: the type must be one word (icon, background, emotion…)", a)
+		}
+		if st, err := os.Stat(file); err == nil && st.Size() > schema.MaxFileSize {
+			return nil, usageErr("--asset %s: over the %d-byte limit", a, schema.MaxFileSize)
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, usageErr("--asset %s: %v", a, err)
+		}
+		out = append(out, formats.Asset{Path: formats.AssetPath(typ, filepath.Base(file)), Data: data})
+	}
+	return out, nil
 }

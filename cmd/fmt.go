@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/lorekit/lore/canon"
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/schema"
@@ -64,7 +66,7 @@ an unreadable file or a refusal.`,
 // fmtTarget is one file to format and how its top level is read.
 type fmtTarget struct {
 	path string
-	role formats.SourceRole
+	role canon.SourceRole
 }
 
 // fmtResult is one formatted file.
@@ -82,7 +84,7 @@ func runFmt(iox *IO, opts *fmtOptions, paths []string) error {
 	var results []fmtResult
 	refused := false
 	for _, t := range targets {
-		orig, out, err := formats.FormatFile(t.path, t.role)
+		orig, out, err := canon.FormatFile(t.path, t.role)
 		if err != nil {
 			fmtReport(iox, t.path, err)
 			refused = true
@@ -106,22 +108,57 @@ func runFmt(iox *IO, opts *fmtOptions, paths []string) error {
 			return exitCode(ExitFindings)
 		}
 	case opts.write:
-		for _, r := range results {
-			if bytes.Equal(r.orig, r.out) {
-				continue
-			}
-			if err := writeKeepingMode(r.path, r.out); err != nil {
-				return usageErr("%s: cannot write: %v", r.path, err)
-			}
-			fmt.Fprintf(iox.Stderr, "formatted %s\n", r.path)
-		}
+		return writeFormatted(iox, results)
 	default:
 		for _, r := range results {
 			if len(results) > 1 {
 				fmt.Fprintf(iox.Stdout, "# file: %s\n", r.path)
 			}
-			iox.Stdout.Write(r.out)
+			if _, err := iox.Stdout.Write(r.out); err != nil {
+				return err
+			}
 		}
+	}
+	return nil
+}
+
+// fmtWriteFile is canon.WriteFile; a test replaces it to fail half-way.
+var fmtWriteFile = canon.WriteFile
+
+// writeFormatted rewrites the files that change. Files cannot be replaced
+// all at once, so every one is checked first (a read-only file is refused,
+// and nothing is written); if a write still fails, the message says which
+// files were written before it and which were not.
+func writeFormatted(iox *IO, results []fmtResult) error {
+	var changed []fmtResult
+	for _, r := range results {
+		if !bytes.Equal(r.orig, r.out) {
+			changed = append(changed, r)
+		}
+	}
+	refused := false
+	for _, r := range changed {
+		if err := canon.Writable(r.path); err != nil {
+			fmt.Fprintf(iox.Stderr, "lore: %v\n", err)
+			refused = true
+		}
+	}
+	if refused {
+		return usageErr("nothing was written")
+	}
+	for i, r := range changed {
+		if err := fmtWriteFile(r.path, r.out); err != nil {
+			if i == 0 {
+				return usageErr("%v; nothing was written", err)
+			}
+			var rest []string
+			for _, n := range changed[i:] {
+				rest = append(rest, n.path)
+			}
+			return usageErr("%v; %d of %d files were formatted before it (listed above), these were not: %s",
+				err, i, len(changed), strings.Join(rest, ", "))
+		}
+		fmt.Fprintf(iox.Stderr, "formatted %s\n", r.path)
 	}
 	return nil
 }
@@ -132,7 +169,7 @@ func runFmt(iox *IO, opts *fmtOptions, paths []string) error {
 func fmtTargets(iox *IO, paths []string) ([]fmtTarget, int) {
 	var targets []fmtTarget
 	seen := map[string]bool{}
-	add := func(p string, role formats.SourceRole) {
+	add := func(p string, role canon.SourceRole) {
 		key := p
 		if abs, err := filepath.Abs(p); err == nil {
 			key = abs
@@ -148,28 +185,34 @@ func fmtTargets(iox *IO, paths []string) ([]fmtTarget, int) {
 			code = c
 		}
 	}
-	for _, p := range paths {
-		st, err := os.Stat(p)
+	for _, p := range expandFmtPaths(iox, paths, worse) {
+		st, err := os.Stat(p.path)
 		if err != nil {
-			fmtReport(iox, p, &schema.ParseError{Pos: diag.Pos{File: p}, Msg: "no such file or folder"})
+			fmtReport(iox, p.path, &schema.ParseError{Pos: diag.Pos{File: p.path}, Msg: "no such file or folder"})
 			worse(ExitUsage)
 			continue
 		}
-		lb, ds, err := formats.Open(p)
+		lb, ds, err := formats.Open(p.path)
+		if err != nil && p.found && !loreNative(p.path) {
+			continue // a broken foreign file in a tree: lint reports it, fmt never formats it
+		}
 		if err != nil {
-			fmtReport(iox, p, err)
+			fmtReport(iox, p.path, err)
 			worse(ExitUsage)
 			continue
 		}
 		if lb.Format != "lore" {
-			fmt.Fprintf(iox.Stderr, "lore: %s is a %s file, not lore's own format: lore fmt leaves it alone; convert it with 'lore import %s -o book.yaml'\n", p, lb.Format, p)
+			if p.found {
+				continue // a foreign lorebook in a tree: not fmt's to format
+			}
+			fmt.Fprintf(iox.Stderr, "lore: %s is a %s file, not lore's own format: lore fmt leaves it alone; convert it with 'lore import %s -o book.yaml'\n", p.path, lb.Format, p.path)
 			worse(ExitUsage)
 			continue
 		}
 		if !st.IsDir() {
-			if root, _, err := schema.ParseFile(p); err == nil {
-				if k := schema.DetectKind(p, root); k != schema.KindLorebook {
-					fmt.Fprintf(iox.Stderr, "lore: %s is a %s file: lore fmt formats lorebook files only\n", p, k)
+			if root, _, err := schema.ParseFile(p.path); err == nil {
+				if k := schema.DetectKind(p.path, root); k != schema.KindLorebook {
+					fmt.Fprintf(iox.Stderr, "lore: %s is a %s file: lore fmt formats lorebook files only\n", p.path, k)
 					worse(ExitUsage)
 					continue
 				}
@@ -184,20 +227,20 @@ func fmtTargets(iox *IO, paths []string) ([]fmtTarget, int) {
 				}
 			}
 			pr.Print(iox.Stderr, only)
-			fmt.Fprintf(iox.Stderr, "lore: %s has errors; fix them before formatting (nothing was written)\n", p)
+			fmt.Fprintf(iox.Stderr, "lore: %s has errors; fix them before formatting (nothing was written)\n", p.path)
 			worse(ExitFindings)
 			continue
 		}
 		if !st.IsDir() {
-			add(p, formats.RoleAuto)
+			add(p.path, canon.RoleAuto)
 			continue
 		}
 		// A folder lorebook: the manifest first (lb.Files' first file), then its
 		// entry files.
 		for i, f := range lb.Files {
-			role := formats.RoleEntries
+			role := canon.RoleEntries
 			if i == 0 {
-				role = formats.RoleManifest
+				role = canon.RoleManifest
 			}
 			add(f, role)
 		}
@@ -205,32 +248,54 @@ func fmtTargets(iox *IO, paths []string) ([]fmtTarget, int) {
 	return targets, code
 }
 
+// fmtPath is a path to format; found says it was found in a folder the user
+// named (a tree of lorebooks), not named itself.
+type fmtPath struct {
+	path  string
+	found bool
+}
+
+// expandFmtPaths replaces each folder without a manifest by the lorebooks
+// below it, as lint does, so that 'lore fmt --check .' checks a repository.
+func expandFmtPaths(iox *IO, paths []string, worse func(int)) []fmtPath {
+	var out []fmtPath
+	for _, p := range paths {
+		found, notes, err := expandPaths([]string{p}, treeLorebook)
+		for _, n := range notes {
+			fmt.Fprintf(iox.Stderr, "lore: %s: %s\n", n.File, n.Message)
+		}
+		if err != nil {
+			var ee *exitError
+			if errors.As(err, &ee) && ee.err != nil {
+				fmt.Fprintf(iox.Stderr, "lore: %v\n", ee.err)
+			}
+			worse(ExitUsage)
+			continue
+		}
+		for _, f := range found {
+			out = append(out, fmtPath{path: f, found: f != p})
+		}
+	}
+	return out
+}
+
+// loreNative says whether a file would be read as lore's own format (YAML,
+// or JSON no foreign format claims), whether or not it loads.
+func loreNative(p string) bool {
+	if st, err := os.Stat(p); err != nil || st.IsDir() {
+		return true
+	}
+	src, err := formats.ReadSource(p)
+	return err != nil || !src.Foreign()
+}
+
 // fmtReport prints a load error or a refusal.
 func fmtReport(iox *IO, path string, err error) {
-	var re *formats.RefusalError
+	var re *canon.RefusalError
 	if errors.As(err, &re) {
 		fmt.Fprintf(iox.Stderr, "lore: %v\n", err)
 		return
 	}
 	pr, _ := diagPrinter("text", false)
 	pr.Print(iox.Stderr, schema.ErrorDiagnostics(path, err))
-}
-
-// writeKeepingMode replaces path atomically and gives it back its permissions.
-// A symbolic link stays a link: its target is what gets rewritten.
-func writeKeepingMode(path string, data []byte) error {
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	if err := formats.WriteFileAtomic(path, data); err != nil {
-		return err
-	}
-	if st.Mode().Perm() != 0o644 {
-		return os.Chmod(path, st.Mode().Perm())
-	}
-	return nil
 }

@@ -1,10 +1,13 @@
 package cmd
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lorekit/lore/canon"
 )
 
 const fmtUnformatted = `# the tavern
@@ -162,5 +165,27 @@ func TestFmtRefusals(t *testing.T) {
 	_, errOut, code := runCmd(t, IO{}, "fmt", "-w", p)
 	if code != 2 || !strings.Contains(errOut, "uses YAML anchors or merge keys; lore fmt leaves it alone") || readFile(t, p) != anchors {
 		t.Errorf("anchors: exit %d %q", code, errOut)
+	}
+}
+
+// TestFmtWritePartial: when a write fails after others succeeded, fmt -w says
+// exactly which files were written and which were not, and exits 2.
+func TestFmtWritePartial(t *testing.T) {
+	dir := fmtDir(t, map[string]string{"a.yaml": fmtUnformatted, "b.yaml": fmtUnformatted, "c.yaml": fmtUnformatted})
+	a, b, c := filepath.Join(dir, "a.yaml"), filepath.Join(dir, "b.yaml"), filepath.Join(dir, "c.yaml")
+	defer func(w func(string, []byte) error) { fmtWriteFile = w }(fmtWriteFile)
+	fmtWriteFile = func(p string, data []byte) error {
+		if p == b {
+			return &canon.WriteError{Path: p, Err: errors.New("no space left on device")}
+		}
+		return canon.WriteFile(p, data)
+	}
+	_, errOut, code := runCmd(t, IO{}, "fmt", "-w", a, b, c)
+	want := "formatted " + a + "\nlore: cannot write " + b + ": no space left on device; 1 of 3 files were formatted before it (listed above), these were not: " + b + ", " + c + "\n"
+	if code != ExitUsage || errOut != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant:\n%s", code, errOut, want)
+	}
+	if readFile(t, a) != fmtFormatted || readFile(t, b) != fmtUnformatted || readFile(t, c) != fmtUnformatted {
+		t.Error("files are not as reported")
 	}
 }

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lorekit/lore/canon"
 	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/engine"
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/schema"
 )
@@ -20,6 +21,8 @@ type importOptions struct {
 	format string
 	force  bool
 	color  string
+	engine string
+	loss   lossOptions
 }
 
 func newImportCmd(iox *IO) *cobra.Command {
@@ -37,8 +40,17 @@ path ending in /, or a path without extension) writes a folder lorebook:
 lorebook.yaml and entries/<id>.yaml; -o FILE.yaml or FILE.json writes one file.
 Files are written atomically; an existing file, or a non-empty folder, is
 replaced only with --force.
-What the source has and lore cannot express is kept under extensions and
-reported on stderr. docs/formats.md has the field-by-field mapping.`,
+What the source has and lore cannot express is kept under extensions: the loss
+report on stderr names, entry by entry, every field the book's engine will not act
+on and every value it reads differently, with why and what to do (--report
+json prints it as data; --strict makes any loss exit 1 and write nothing).
+docs/formats.md has the field-by-field mapping.
+
+A book from a tool whose engine lore simulates keeps rendering as that tool
+would: a SillyTavern book or card gets settings.engine: sillytavern, and the
+SillyTavern fields kept under extensions (probability, groups, timed effects…)
+are no loss, since that engine acts on them. --engine lore imports it for lore's
+own engine instead, and the report lists them.`,
 		Example: `  lore import Eldoria.json
   lore import default_Seraphina.png -o seraphina/
   lore import world.lorebook -o world.json`,
@@ -49,21 +61,31 @@ reported on stderr. docs/formats.md has the field-by-field mapping.`,
 	f.StringVarP(&opts.out, "output", "o", "", "write to this folder or file instead of stdout")
 	f.StringVar(&opts.format, "format", "", "yaml or json (default: from -o's extension, else yaml)")
 	f.BoolVar(&opts.force, "force", false, "replace an existing output file or non-empty folder")
+	f.StringVar(&opts.loss.format, "report", "text", "loss report: text or json (on stderr)")
+	f.StringVar(&opts.engine, "engine", "", "the engine the imported book renders with: "+strings.Join(engine.Names(), ", ")+" (default: the source tool's, when lore simulates it, else lore)")
+	f.BoolVar(&opts.loss.strict, "strict", false, "exit 1 and write nothing when anything is lost or read differently")
 	addColorFlag(c, &opts.color)
 	return c
 }
 
 // loadForConvert opens a lorebook of any format and prints what loading
-// said to stderr. It returns an exit error when the book is unreadable (2) or
-// has error-level findings (1): nothing is converted then.
+// said to stderr, except the import notes: the loss report says all they
+// say, entry by entry. It returns an exit error when the book is unreadable
+// (2) or has error-level findings (1): nothing is converted then.
 func loadForConvert(iox *IO, path, colorMode string) (*schema.Lorebook, error) {
 	on, err := useColor(iox, colorMode)
 	if err != nil {
 		return nil, err
 	}
-	lb, ds, err := formats.Open(path)
+	lb, all, err := formats.Open(path)
 	if err != nil {
-		ds = append(ds, schema.ErrorDiagnostics(path, err)...)
+		all = append(all, schema.ErrorDiagnostics(path, err)...)
+	}
+	var ds []diag.Diagnostic
+	for _, d := range all {
+		if d.Rule != "import" || d.Severity != diag.Info {
+			ds = append(ds, d)
+		}
 	}
 	p, _ := diag.NewPrinter("text", diag.Options{Color: on})
 	if len(ds) > 0 {
@@ -82,7 +104,7 @@ func loadForConvert(iox *IO, path, colorMode string) (*schema.Lorebook, error) {
 
 func runImport(iox *IO, opts *importOptions, path string) error {
 	switch opts.format {
-	case "", formats.YAML, formats.JSON:
+	case "", canon.YAML, canon.JSON:
 	default:
 		return usageErr("--format must be yaml or json, not %q", opts.format)
 	}
@@ -95,11 +117,11 @@ func runImport(iox *IO, opts *importOptions, path string) error {
 			folder = true
 		case ext == ".yaml" || ext == ".yml":
 			if opts.format == "" {
-				opts.format = formats.YAML
+				opts.format = canon.YAML
 			}
 		case ext == ".json":
 			if opts.format == "" {
-				opts.format = formats.JSON
+				opts.format = canon.JSON
 			}
 		default:
 			return usageErr("-o %s: want a folder, or a file ending in .yaml, .yml or .json", opts.out)
@@ -114,23 +136,45 @@ func runImport(iox *IO, opts *importOptions, path string) error {
 		}
 	}
 	if opts.format == "" {
-		opts.format = formats.YAML
+		opts.format = canon.YAML
+	}
+	if err := opts.loss.check(); err != nil {
+		return err
+	}
+	if opts.engine != "" {
+		if _, err := engine.Get(opts.engine); err != nil {
+			return usageErr("--engine: %v", err)
+		}
 	}
 	lb, err := loadForConvert(iox, path, opts.color)
 	if err != nil {
 		return err
 	}
+	// A book made for an engine lore simulates keeps rendering as that engine
+	// would, as it did when read directly (unless --engine says otherwise);
+	// the loss report is about the engine the book will render with.
+	name := opts.engine
+	if name == "" {
+		name = lb.Manifest.Settings.Engine
+	}
+	if name == "" {
+		name = engine.ForFormat(lb.Format)
+	}
+	if err := opts.loss.print(iox.Stderr, formats.ImportReportFor(lb, name), false); err != nil {
+		return err
+	}
+	if name != "" && name != engine.Default && lb.Manifest.Settings.Engine == "" {
+		lb.Manifest.Settings.Engine = name
+		fmt.Fprintf(iox.Stderr, "lore: settings.engine: %s, so the book renders as %s would (import --engine lore for lore's own engine)\n",
+			name, map[string]string{"sillytavern": "SillyTavern", "yumina": "Yumina"}[name])
+	}
 	if folder {
-		write := formats.WriteFolder
-		if opts.force {
-			write = formats.WriteFolderForce
-		}
-		if err := write(opts.out, lb, opts.format); err != nil {
+		if err := canon.WriteFolder(opts.out, lb, opts.format, opts.force); err != nil {
 			return usageErr("%v", err)
 		}
 		return wrote(iox, lb, opts.out)
 	}
-	data, err := formats.EncodeLorebook(lb, opts.format)
+	data, err := canon.EncodeLorebook(lb, opts.format)
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -142,7 +186,7 @@ func runImport(iox *IO, opts *importOptions, path string) error {
 
 // wrote confirms a written import on stderr (stdout stays for the data).
 func wrote(iox *IO, lb *schema.Lorebook, out string) error {
-	_, err := fmt.Fprintf(iox.Stderr, "lore: wrote %d entries (from %s) to %s\n", len(lb.Entries), lb.Format, out)
+	_, err := fmt.Fprintf(iox.Stderr, "lore: wrote %s (from %s) to %s\n", plural(len(lb.Entries), "entry", "entries"), lb.Format, out)
 	return err
 }
 
@@ -152,12 +196,8 @@ func writeOut(w io.Writer, out string, data []byte) error {
 		_, err := w.Write(data)
 		return err
 	}
-	if err := formats.WriteFileAtomic(out, data); err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			return usageErr("-o %s: %v", out, pe.Err)
-		}
-		return usageErr("-o %s: %v", out, err)
+	if err := canon.WriteFile(out, data); err != nil {
+		return usageErr("%v", err) // "cannot write OUT: why", never a temporary name
 	}
 	return nil
 }
@@ -179,4 +219,48 @@ func same(a, b string) bool {
 	sa, err1 := os.Stat(a)
 	sb, err2 := os.Stat(b)
 	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+// lossOptions are the loss-report flags import and export share.
+type lossOptions struct {
+	format string // text or json
+	strict bool
+}
+
+func (o *lossOptions) check() error {
+	if o.format != "text" && o.format != "json" {
+		return usageErr("the loss report is text or json, not %q", o.format)
+	}
+	return nil
+}
+
+// print writes the report (text only when something is lost, unless always;
+// json always) and, with --strict, stops the conversion when anything is.
+func (o *lossOptions) print(w io.Writer, r *formats.LossReport, always bool) error {
+	var out []byte
+	switch {
+	case o.format == "json":
+		out = r.JSON()
+	case len(r.Losses) > 0 || r.ActedOn > 0 || always:
+		out = r.Text()
+	}
+	if _, err := w.Write(out); err != nil {
+		return err
+	}
+	if o.strict && len(r.Losses) > 0 {
+		if o.format == "text" {
+			if _, err := fmt.Fprintf(w, "lore: --strict: %s, nothing written\n", plural(len(r.Losses), "loss", "losses")); err != nil {
+				return err
+			}
+		}
+		return exitCode(ExitFindings)
+	}
+	return nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/internal/testcorpus"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -144,14 +145,7 @@ func TestImportFileJSON(t *testing.T) {
 // import, validate, lint, render and tokens without a crash; broken files
 // exit 2 with their position, the others import with exit 0.
 func TestCorpusCommands(t *testing.T) {
-	dir := os.Getenv("LORE_CORPUS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "corpus")
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*", "*"))
-	if len(files) == 0 {
-		t.Skipf("corpus not found at %s (set LORE_CORPUS)", dir)
-	}
+	files := testcorpus.Files(t)
 	tr := writeFile(t, "t.yaml", "messages:\n  - {role: user, content: \"Tell me about the forest, the dragon and Nen.\"}\n")
 	for _, f := range files {
 		broken := strings.Contains(f, "TRUNCATED") || strings.HasSuffix(f, "invalid.json")

@@ -9,7 +9,7 @@ import (
 	"path"
 	"path/filepath"
 
-	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/canon"
 	"github.com/spf13/cobra"
 )
 
@@ -35,8 +35,11 @@ func newInitCmd(iox *IO) *cobra.Command {
   DIR/book/entries/*.yaml     entries of every section
   DIR/transcript.yaml         a short chat to render against
   DIR/vars.yaml               variable values for the chat
+  DIR/tests/story.yaml        tests of the lorebook, run by 'lore test DIR'
 
-It never overwrites a file: if any of them exists, nothing is written.`,
+If any of these files exists, nothing is written. With --force the existing
+ones are replaced (your edits to them are lost) and listed as replaced; a
+read-only file is never replaced.`,
 		Example: `  lore init my-world
   lore lint my-world/book
   lore render my-world/book --transcript my-world/transcript.yaml --vars my-world/vars.yaml`,
@@ -49,7 +52,7 @@ It never overwrites a file: if any of them exists, nothing is written.`,
 			return runInit(iox, dir, opts)
 		},
 	}
-	c.Flags().BoolVar(&opts.force, "force", false, "overwrite files that already exist")
+	c.Flags().BoolVar(&opts.force, "force", false, "replace starter files that already exist (listed as replaced)")
 	return c
 }
 
@@ -74,15 +77,22 @@ func runInit(iox *IO, dir string, opts *initOptions) error {
 	if err != nil {
 		return fmt.Errorf("reading the starter files: %w", err)
 	}
-	// Check every target first so that a clash leaves the folder untouched.
-	if !opts.force {
-		for _, f := range files {
-			target := filepath.Join(dir, f.rel)
-			if _, err := os.Stat(target); err == nil {
-				return usageErr("%s already exists; nothing was written (use --force to overwrite)", target)
-			} else if !errors.Is(err, fs.ErrNotExist) {
-				return usageErr("%v", err)
+	// Check every target first so that a clash (or, with --force, a file that
+	// cannot be replaced) leaves the folder untouched.
+	replaced := map[string]bool{}
+	for _, f := range files {
+		target := filepath.Join(dir, f.rel)
+		_, err := os.Stat(target)
+		switch {
+		case err == nil && !opts.force:
+			return usageErr("%s already exists; nothing was written (--force replaces the starter files that exist)", target)
+		case err == nil:
+			if err := canon.Writable(target); err != nil {
+				return usageErr("%v; nothing was written", err)
 			}
+			replaced[f.rel] = true
+		case !errors.Is(err, fs.ErrNotExist):
+			return usageErr("%v", err)
 		}
 	}
 	for _, f := range files {
@@ -90,16 +100,21 @@ func runInit(iox *IO, dir string, opts *initOptions) error {
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 			return usageErr("%v", err)
 		}
-		if err := formats.WriteFileAtomic(target, f.data); err != nil {
+		if err := canon.WriteFile(target, f.data); err != nil {
 			return usageErr("%v", err)
 		}
 	}
 	fmt.Fprintf(iox.Stdout, "Created a lorebook in %s:\n", path.Clean(filepath.ToSlash(dir)))
 	for _, f := range files {
-		fmt.Fprintf(iox.Stdout, "  %s\n", filepath.ToSlash(filepath.Join(dir, f.rel)))
+		note := ""
+		if replaced[f.rel] {
+			note = "  (replaced the existing file: --force)"
+		}
+		fmt.Fprintf(iox.Stdout, "  %s%s\n", filepath.ToSlash(filepath.Join(dir, f.rel)), note)
 	}
 	book := filepath.ToSlash(filepath.Join(dir, "book"))
-	fmt.Fprintf(iox.Stdout, "\nNext:\n  lore lint %s\n  lore render %s --transcript %s --vars %s\n",
-		book, book, filepath.ToSlash(filepath.Join(dir, "transcript.yaml")), filepath.ToSlash(filepath.Join(dir, "vars.yaml")))
+	fmt.Fprintf(iox.Stdout, "\nNext:\n  lore lint %s\n  lore render %s --transcript %s --vars %s\n  lore test %s\n",
+		book, book, filepath.ToSlash(filepath.Join(dir, "transcript.yaml")), filepath.ToSlash(filepath.Join(dir, "vars.yaml")),
+		path.Clean(filepath.ToSlash(dir)))
 	return nil
 }

@@ -60,11 +60,17 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) 
 		}
 	}
 
-	book, ds, err := formats.Open(path)
-	note(path, ds, err)
+	var book *schema.Lorebook
+	if err := wrongKind(path, "", kindLorebook); err != nil {
+		note(path, nil, err)
+	} else {
+		b, ds, err := formats.Open(path)
+		note(path, ds, err)
+		book = b
+	}
 	tr := &schema.Transcript{}
 	if o.transcript != "" {
-		t, ds, err := schema.LoadTranscript(o.transcript)
+		t, ds, err := loadTranscriptFile(o.transcript)
 		note(o.transcript, ds, err)
 		if t != nil {
 			tr = t
@@ -72,7 +78,7 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) 
 	}
 	var vars map[string]any
 	if o.vars != "" {
-		v, ds, err := schema.LoadVars(o.vars)
+		v, ds, err := loadVarsFile(o.vars)
 		note(o.vars, ds, err)
 		if v != nil {
 			vars = v.Values
@@ -84,7 +90,7 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) 
 	}
 	cfg := &lint.Config{}
 	if cfgPath != "" {
-		c, ds, err := lint.LoadConfig(cfgPath)
+		c, ds, err := loadConfigFile(cfgPath)
 		note(cfgPath, ds, err)
 		if c != nil && err == nil && len(ds) == 0 {
 			cfg = c
@@ -115,6 +121,9 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) 
 			return nil, usageErr("--reserve must not be negative, not %d", o.reserve)
 		}
 		s.ResponseReserve = o.reserve
+	}
+	if err := checkRoom(s, f, cfg, book); err != nil {
+		return nil, err
 	}
 	if f.Changed("tokenizer") {
 		s.Tokenizer = o.tokenizer
@@ -161,6 +170,30 @@ func pickEngine(iox *IO, flag string, book *schema.Lorebook) (render.Engine, err
 		return nil, usageErr("%s: settings.engine: %v", book.Path, err)
 	}
 	return eng, nil
+}
+
+// checkRoom refuses settings that leave nothing for the prompt: a response
+// reserve as large as the context window. The message says where each value
+// comes from (a flag, the manifest with its position, .lore.yaml or lore's
+// default), since that is what the user has to change.
+func checkRoom(s schema.Settings, f *pflag.FlagSet, cfg *lint.Config, book *schema.Lorebook) error {
+	if s.ResponseReserve < s.ContextTokens {
+		return nil
+	}
+	from := func(flag, key string) string {
+		if f.Changed(flag) {
+			return "--" + flag
+		}
+		if p, ok := book.Manifest.Settings.Fields[key]; ok {
+			return fmt.Sprintf("settings.%s at %s", key, p)
+		}
+		if cfg.Path != "" && (key == "contextTokens" && cfg.ContextTokens > 0 || key == "responseReserve" && cfg.ResponseReserve > 0) {
+			return fmt.Sprintf("%s in %s", key, cfg.Path)
+		}
+		return "lore's default"
+	}
+	return usageErr("the response reserve (%d tokens, %s) is not below the context window (%d tokens, %s): nothing is left for the prompt; raise the context or lower the reserve",
+		s.ResponseReserve, from("reserve", "responseReserve"), s.ContextTokens, from("context", "contextTokens"))
 }
 
 // printErrors prints the error-level diagnostics of the inputs (warnings and

@@ -12,6 +12,7 @@ import (
 
 type renderOptions struct {
 	chatFlags
+	modes   renderModes
 	format  string
 	report  bool
 	explain string
@@ -58,7 +59,7 @@ Exit codes: 0 rendered; 1 the inputs have errors (printed as file:line:col);
   lore render book/ --transcript chat.jsonl --format openai | jq '. + {model: "gpt-4o"}'
   lore render book/ --transcript chat.yaml --report --context 4096
   lore render book/ --transcript chat.yaml --explain sleeping-stag`,
-		Args: cobra.ExactArgs(1),
+		Args: oneLorebook,
 		RunE: func(c *cobra.Command, args []string) error {
 			return runRender(iox, c, opts, args[0])
 		},
@@ -68,6 +69,7 @@ Exit codes: 0 rendered; 1 the inputs have errors (printed as file:line:col);
 	f.StringVar(&opts.format, "format", "text", "output format: "+strings.Join(output.OutputFormats(), ", "))
 	f.BoolVar(&opts.report, "report", false, "append the token budget report (text format)")
 	f.StringVar(&opts.explain, "explain", "", "explain why entry ID is or is not in the prompt")
+	opts.modes.register(f)
 	addColorFlag(c, &opts.color)
 	return c
 }
@@ -80,6 +82,9 @@ func runRender(iox *IO, c *cobra.Command, opts *renderOptions, path string) erro
 	out, err := output.NewOutput(opts.format, output.OutputOptions{Color: on, Report: opts.report})
 	if err != nil {
 		return usageErr("--format: %v", err)
+	}
+	if err := opts.modes.check(opts.explain, opts.format); err != nil {
+		return err
 	}
 
 	ch, err := loadChat(iox, c.Flags(), &opts.chatFlags, path, on)
@@ -97,6 +102,15 @@ func runRender(iox *IO, c *cobra.Command, opts *renderOptions, path string) erro
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
 		return usageErr("%s", msg)
+	}
+	if err := opts.modes.applySettings(c.Flags(), ch); err != nil {
+		return err
+	}
+	switch {
+	case opts.modes.runs > 0:
+		return renderRuns(iox, ch, &opts.modes, opts.format, on)
+	case opts.modes.turns || opts.modes.turnsAt != "":
+		return renderTurns(iox, ch, &opts.modes, opts, on)
 	}
 
 	res, err := ch.eng.Render(ch.in)

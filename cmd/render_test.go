@@ -128,7 +128,7 @@ func TestRenderErrors(t *testing.T) {
 		{"bad tokenizer", append(eldoria, "--tokenizer", "gpt2"), ExitUsage, "gpt2"},
 		{"bad context", append(eldoria, "--context", "0"), ExitUsage, "--context"},
 		{"bad colour", append(eldoria, "--color", "pink"), ExitUsage, "--color"},
-		{"no lorebook", nil, ExitUsage, "arg"},
+		{"no lorebook", nil, ExitUsage, "needs a LOREBOOK"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,8 +9,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Exit codes (README: "Exit codes").
@@ -66,22 +69,52 @@ func Main(args []string, iox IO) int {
 	if iox.Env == nil {
 		iox.Env = func(string) (string, bool) { return "", false }
 	}
+	// A failed write (a closed pipe, a full disk) is remembered, so that no
+	// command can end with exit 0 after output that never arrived.
+	stdout, stderr := &stickyWriter{w: iox.Stdout}, &stickyWriter{w: iox.Stderr}
+	iox.Stdout, iox.Stderr = stdout, stderr
 	root := newRootCmd(&iox)
 	root.SetArgs(args)
 	err := root.Execute()
+	if stdout.err != nil {
+		fmt.Fprintf(stderr, "lore: cannot write the output: %v\n", stdout.err)
+		return ExitUsage
+	}
+	if stderr.err != nil {
+		return ExitUsage
+	}
 	if err == nil {
 		return ExitOK
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(iox.Stderr, "lore: %v\n", ee.err)
+			fmt.Fprintf(stderr, "lore: %v\n", ee.err)
 		}
 		return ee.code
 	}
 	// cobra's own errors: unknown command, bad flag, wrong argument count.
-	fmt.Fprintf(iox.Stderr, "lore: %v\nRun 'lore --help' for usage.\n", err)
+	fmt.Fprintf(stderr, "lore: %v\nRun 'lore --help' for usage.\n", err)
 	return ExitUsage
+}
+
+// stickyWriter passes writes on and keeps the first error, after which it
+// writes nothing more.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	s.err = err
+	return n, err
 }
 
 func newRootCmd(iox *IO) *cobra.Command {
@@ -101,11 +134,14 @@ NovelAI, AI Dungeon, Agnai and RisuAI.`,
 	root.SetOut(iox.Stdout)
 	root.SetErr(iox.Stderr)
 	root.SetVersionTemplate("lore {{.Version}}\n")
+	root.SetFlagErrorFunc(flagError)
+	root.SetHelpCommand(newHelpCmd())
 	root.AddCommand(
 		newValidateCmd(iox),
 		newLintCmd(iox),
 		newRenderCmd(iox),
 		newTokensCmd(iox),
+		newTestCmd(iox),
 		newImportCmd(iox),
 		newExportCmd(iox),
 		newSchemaCmd(iox),
@@ -114,7 +150,68 @@ NovelAI, AI Dungeon, Agnai and RisuAI.`,
 		newRulesCmd(iox),
 		newVersionCmd(iox),
 	)
+	strictCompletion(root)
 	return root
+}
+
+// flagError rewords pflag's errors for a value of the wrong type, which
+// otherwise leak Go's strconv messages, and points at the command's help.
+func flagError(c *cobra.Command, err error) error {
+	msg := err.Error()
+	var ive *pflag.InvalidValueError
+	if errors.As(err, &ive) {
+		name, v := "--"+ive.GetFlag().Name, ive.GetValue()
+		var ne *strconv.NumError
+		switch t := ive.GetFlag().Value.Type(); {
+		case errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange):
+			msg = fmt.Sprintf("%s %s is out of range", name, v)
+		case strings.HasPrefix(t, "int") || strings.HasPrefix(t, "uint"):
+			msg = fmt.Sprintf("%s must be a whole number, not %q", name, v)
+		case t == "bool":
+			msg = fmt.Sprintf("%s must be true or false, not %q", name, v)
+		default:
+			msg = fmt.Sprintf("%s: invalid value %q", name, v)
+		}
+	}
+	return usageErr("%s (see '%s --help')", msg, c.CommandPath())
+}
+
+// newHelpCmd is cobra's help command, except that an unknown topic is bad
+// usage (exit 2), as it is everywhere else.
+func newHelpCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, rest, err := c.Root().Find(args)
+			if err != nil || cmd == nil || len(rest) > 0 {
+				return usageErr("unknown help topic %q; 'lore --help' lists the commands", strings.Join(args, " "))
+			}
+			return cmd.Help()
+		},
+	}
+}
+
+// strictCompletion makes cobra's completion command treat a shell it does
+// not know (or none) as bad usage: by default it prints its help and exits 0.
+func strictCompletion(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		var shells []string
+		for _, s := range c.Commands() {
+			shells = append(shells, s.Name())
+		}
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErr("name a shell: lore completion %s", strings.Join(shells, "|"))
+			}
+			return usageErr("unknown shell %q: lore completion supports %s", args[0], strings.Join(shells, ", "))
+		}
+	}
 }
 
 // StdIO is the process's real I/O.

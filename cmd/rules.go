@@ -21,7 +21,8 @@ func newRulesCmd(iox *IO) *cobra.Command {
 		Short: "List the lint rules with their default severity and docs",
 		Long: `rules lists every rule 'lore lint' knows: its id (what .lore.yaml's rules: and an
 entry's lint: {ignore: [...]} name), its default severity, what it finds, and its
-section of docs/rules.md.`,
+section of docs/rules.md, and what 'lore lint --fix' changes for the rules it
+can repair.`,
 		Example: `  lore rules
   lore rules --format json`,
 		Args: cobra.NoArgs,
@@ -37,6 +38,7 @@ type ruleJSON struct {
 	Description string `json:"description"`
 	Help        string `json:"help"`
 	Docs        string `json:"docs"`
+	Fix         string `json:"fix,omitempty"`
 }
 
 func runRules(iox *IO, opts *rulesOptions) error {
@@ -46,7 +48,7 @@ func runRules(iox *IO, opts *rulesOptions) error {
 		out := make([]ruleJSON, len(rules))
 		for i := range rules {
 			r := &rules[i]
-			out[i] = ruleJSON{ID: r.ID, Severity: r.Severity.String(), Description: r.Description, Help: r.Help, Docs: r.Anchor()}
+			out[i] = ruleJSON{ID: r.ID, Severity: r.Severity.String(), Description: r.Description, Help: r.Help, Docs: r.Anchor(), Fix: r.Fix}
 		}
 		b, err := json.MarshalIndent(struct {
 			Rules []ruleJSON `json:"rules"`
@@ -58,10 +60,14 @@ func runRules(iox *IO, opts *rulesOptions) error {
 		return err
 	case "text":
 		tw := tabwriter.NewWriter(iox.Stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "RULE\tDEFAULT\tFINDS\tDOCS")
+		fmt.Fprintln(tw, "RULE\tDEFAULT\tFIX\tFINDS\tDOCS")
 		for i := range rules {
 			r := &rules[i]
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Description, r.Anchor())
+			fix := ""
+			if r.Fix != "" {
+				fix = "--fix"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Severity, fix, r.Description, r.Anchor())
 		}
 		return tw.Flush()
 	}

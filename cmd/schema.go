@@ -19,6 +19,7 @@ check files against, so editors can complete and check lorebooks as you type:
   entry       one entry (an entry file of a folder lorebook)
   transcript  a chat to render against
   vars        a variables file
+  test        a test file of 'lore test' (tests/*.yaml, lore.test.yaml)
 
 lorebook refers to entry as "entry.schema.json": save both side by side, e.g.
 

@@ -9,7 +9,7 @@ import (
 )
 
 func TestSchemaCmd(t *testing.T) {
-	for _, args := range [][]string{{"schema"}, {"schema", "lorebook"}, {"schema", "entry"}, {"schema", "transcript"}, {"schema", "vars"}} {
+	for _, args := range [][]string{{"schema"}, {"schema", "lorebook"}, {"schema", "entry"}, {"schema", "transcript"}, {"schema", "vars"}, {"schema", "test"}} {
 		out, errOut, code := runCmd(t, IO{}, args...)
 		name := "lorebook"
 		if len(args) == 2 {
@@ -25,7 +25,7 @@ func TestSchemaCmd(t *testing.T) {
 		}
 	}
 	_, errOut, code := runCmd(t, IO{}, "schema", "card")
-	if code != 2 || !strings.Contains(errOut, `unknown schema "card" (want entry, lorebook, transcript, vars)`) {
+	if code != 2 || !strings.Contains(errOut, `unknown schema "card" (want entry, lorebook, test, transcript, vars)`) {
 		t.Errorf("unknown: exit %d %q", code, errOut)
 	}
 }

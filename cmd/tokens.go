@@ -36,7 +36,7 @@ and --tokenizer override the manifest's settings.`,
 		Example: `  lore tokens fixtures/eldoria/book --transcript fixtures/eldoria/transcript.yaml
   lore tokens book/ --context 16384 --tokenizer cl100k_base
   lore tokens book/ --transcript chat.yaml --format json`,
-		Args: cobra.ExactArgs(1),
+		Args: oneLorebook,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTokens(cmd, iox, opts, args[0])
 		},

@@ -129,7 +129,7 @@ func TestTokensUsageErrors(t *testing.T) {
 		{[]string{eldoriaBook, "--transcript", filepath.Join(dir, "missing.yaml")}, "missing.yaml"},
 		{[]string{filepath.Join(dir, "nothing")}, "nothing"},
 		{[]string{bad}, "bad.yaml"},
-		{[]string{}, "arg"},
+		{[]string{}, "needs a LOREBOOK"},
 	} {
 		_, stderr, code := runTokensCmd(t, tt.args...)
 		if code != ExitUsage || !strings.Contains(stderr, tt.want) {

@@ -10,12 +10,14 @@ import (
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/testrun"
 )
 
 // treeKinds are what a folder that is not itself a lorebook may hold.
 const (
 	treeLorebook   = "lorebook"
 	treeTranscript = "transcript"
+	treeTest       = "test" // lore test's files (testrun.IsTestFile)
 )
 
 // expandPaths replaces each folder without a manifest by what lore can check
@@ -71,7 +73,9 @@ func walkTree(root string, want map[string]bool) ([]string, []diag.Diagnostic, e
 			return err
 		}
 		name := de.Name()
-		if p != root && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor") {
+		// Snapshots are lore test's output (a JSON one looks like a
+		// transcript), never its input.
+		if p != root && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor" || name == testrun.SnapshotDir) {
 			if de.IsDir() {
 				return filepath.SkipDir
 			}
@@ -86,11 +90,21 @@ func walkTree(root string, want map[string]bool) ([]string, []diag.Diagnostic, e
 			}
 			return nil
 		}
-		if k := fileKind(p); k != "" && want[k] {
-			if note := schema.SpecialFileNote(p, de); note != nil {
-				notes = append(notes, *note)
-				return nil
+		if note := schema.SpecialFileNote(p, de); note != nil {
+			if fileKind(p) != "" || (want[treeTest] && testrun.IsTestFile(p)) {
+				notes = append(notes, *note) // one of lore's files, but unreadable as one
 			}
+			return nil
+		}
+		if want[treeTest] {
+			if testrun.IsTestFile(p) {
+				found = append(found, p)
+			}
+			if !want[treeLorebook] && !want[treeTranscript] {
+				return nil // by name alone: no file need be read
+			}
+		}
+		if k := fileKind(p); k != "" && want[k] {
 			found = append(found, p)
 		}
 		return nil

@@ -75,6 +75,17 @@ type Diagnostic struct {
 	Severity Severity `json:"severity"`
 	Rule     string   `json:"rule"`
 	Message  string   `json:"message"`
+	// Entry is the id of the lorebook entry the finding is about ("" for a
+	// file- or manifest-level finding). Baselines and SARIF fingerprints key
+	// findings by rule, file and entry, so they survive lines moving.
+	Entry string `json:"entry,omitempty"`
+	// Group, when set, says that findings of this rule with the same Group
+	// have one cause: text output may fold them into one line, Group being
+	// its heading (its first "%d" replaced by their number) and each
+	// finding's Subject an item of the list after it. Machine formats ignore both and
+	// keep one result per location.
+	Group   string `json:"-"`
+	Subject string `json:"-"`
 }
 
 // New builds a diagnostic at p.

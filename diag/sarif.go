@@ -1,9 +1,12 @@
 package diag
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/owenrumney/go-sarif/v2/sarif"
@@ -85,12 +88,14 @@ func (p *SARIFPrinter) Print(w io.Writer, ds []Diagnostic) error {
 	}
 	base := p.BaseDir
 	results := make([]*sarif.Result, 0, len(ds))
+	seen := map[string]int{}
 	for _, d := range ds {
 		addRule(RuleInfo{ID: d.Rule})
 		res := sarif.NewRuleResult(d.Rule).
 			WithRuleIndex(index[d.Rule]).
 			WithLevel(sarifLevel(d.Severity)).
-			WithMessage(sarif.NewTextMessage(d.Message))
+			WithMessage(sarif.NewTextMessage(d.Message)).
+			WithPartialFingerPrints(map[string]any{fingerprintKey: Fingerprint(d, relURI(base, d.File), seen)})
 		if d.File != "" {
 			region := sarif.NewRegion()
 			if d.Line > 0 {
@@ -142,4 +147,20 @@ func ruleName(id string) string {
 		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
 	}
 	return b.String()
+}
+
+// fingerprintKey names lore's partial fingerprint in SARIF results.
+const fingerprintKey = "loreFinding/v1"
+
+// Fingerprint identifies a finding across runs for code scanning: its rule, its
+// file (as the SARIF result names it) and the id of the entry it is about, with
+// an ordinal among earlier findings of that same rule, file and entry (seen
+// counts them; pass one map per run, findings in their sorted order). Lines and
+// messages are left out, so the fingerprint survives edits that move the entry.
+func Fingerprint(d Diagnostic, file string, seen map[string]int) string {
+	key := d.Rule + "\x00" + file + "\x00" + d.Entry
+	n := seen[key]
+	seen[key] = n + 1
+	sum := sha256.Sum256([]byte(key + "\x00" + strconv.Itoa(n)))
+	return hex.EncodeToString(sum[:16])
 }

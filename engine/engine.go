@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/lorekit/lore/engine/lore"
+	"github.com/lorekit/lore/engine/sillytavern"
+	"github.com/lorekit/lore/engine/yumina"
 	"github.com/lorekit/lore/render"
 )
 
@@ -22,6 +24,8 @@ var engines = []struct {
 	new  func() render.Engine
 }{
 	{lore.Name, func() render.Engine { return lore.New() }},
+	{yumina.Name, func() render.Engine { return yumina.New() }},
+	{sillytavern.Name, func() render.Engine { return sillytavern.New() }},
 }
 
 // Names lists the engines' names, the default first.

@@ -13,21 +13,16 @@ func (im *importer) importAgnai(root *jnode) {
 	im.bookHeader(root, "entries", "kind")
 	for i, obj := range root.get("entries").arr {
 		if obj.kind != jObj {
+			im.skipped(obj, "an Agnai memory entry that is not an object was skipped")
 			continue
 		}
-		e := im.loreEntry(obj)
-		im.content(e, obj.get("entry"))
-		name := im.name(e, obj.get("name"))
-		e.Keywords = im.keywords(obj.get("keywords"))
-		im.field(e, "keywords", obj.get("keywords"))
-		im.setBool(e, &e.Enabled, "enabled", obj.get("enabled"))
+		e, name := im.plainEntry(obj, "entry", "name", "keywords")
 		// "the highest weight is rendered at the bottom": lore's position.
 		im.setInt(e, &e.Position, "position", obj.get("weight"))
-		if p, ok := obj.get("priority").numOf(); ok && p != 0 {
-			im.note("priority", obj.get("priority"), "Agnai priority (which memories are dropped first) has no place in lore (lore's budget ranks cards): kept under extensions.%s", im.format)
-		}
 		e.ID = im.entryID(name, e.Keywords, "entry-"+strconv.Itoa(i+1))
-		setExt(e, im.format, rest(obj, "entry", "name", "keywords", "enabled", "weight"))
+		ext := rest(obj, "entry", "name", "keywords", "enabled", "weight")
+		im.keptAt(e, obj, ext)
+		setExt(e, im.format, ext)
 		im.lb.Entries = append(im.lb.Entries, e)
 	}
 }

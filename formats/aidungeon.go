@@ -67,7 +67,6 @@ func (im *importer) aidWorldInfo(e *schema.Entry, obj *jnode) {
 		}
 		ext["keys"] = keys.value() // as written, attributes included
 		ext["keyAttributes"] = attrs
-		im.note("key-attributes", keys, "AI Dungeon #[...] key attributes have no place in lore: taken off the keys and kept under extensions.%s", im.format)
 	}
 	first := ""
 	if len(e.Keywords) > 0 {
@@ -79,6 +78,10 @@ func (im *importer) aidWorldInfo(e *schema.Entry, obj *jnode) {
 		idText = s
 	}
 	e.ID = im.entryID("", e.Keywords, "entry-"+idText)
+	im.keptAt(e, obj, ext)
+	if _, ok := ext["keyAttributes"]; ok {
+		e.Fields[im.keptName("", "keyAttributes")] = im.pos(keys)
+	}
 	setExt(e, im.format, ext)
 }
 
@@ -93,8 +96,6 @@ func (im *importer) aidStoryCard(e *schema.Entry, obj *jnode) {
 	}
 	e.ID = im.entryID(title, e.Keywords, "card")
 	ext := rest(obj, "keys", "value", "title", "type")
-	if d, _ := obj.get("description").strOf(); d != "" {
-		im.note("description", obj.get("description"), "story card descriptions (notes for the creator) are kept under extensions.%s", im.format)
-	}
+	im.keptAt(e, obj, ext)
 	setExt(e, im.format, ext)
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/lorekit/lore/canon"
 )
 
 // bigST is a SillyTavern book with n entries of realistic size.
@@ -35,7 +37,7 @@ func BenchmarkEncodeYAML5000(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := EncodeLorebook(lb, YAML); err != nil {
+		if _, err := canon.EncodeLorebook(lb, canon.YAML); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -47,6 +49,6 @@ func BenchmarkExportST5000(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		ExportSillyTavern(lb)
+		exportSillyTavern(lb)
 	}
 }

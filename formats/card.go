@@ -71,14 +71,18 @@ func (im *importer) importCard(root *jnode) {
 	if ext == nil {
 		ext = map[string]any{}
 	}
-	for _, k := range []string{"alternate_greetings", "group_only_greetings"} {
-		if n := data.get(k); n.is(jArr) && len(n.arr) > 0 {
-			im.note("greetings", n, "alternate greetings have no place in lore (one greeting entry is made from first_mes): kept under manifest extensions.%s", im.format)
-		}
-	}
+	im.keptBookAt(data, ext, "")
 	if book := data.get("character_book"); book.is(jObj) {
 		if bext := im.importBook(book); len(bext) > 0 {
 			ext["character_book"] = bext
+		}
+	}
+	if data != root {
+		// Outside data: the V1 mirrors (export rebuilds them from data) and
+		// what only the tool that wrote the card uses (avatar, fav…).
+		if top := rest(root, "spec", "spec_version", "data", "name", "description", "personality", "scenario",
+			"first_mes", "mes_example", "creatorcomment", "tags"); top != nil {
+			ext["topLevel"] = top
 		}
 	}
 	if m.Name == "" {
@@ -113,13 +117,18 @@ func (im *importer) importLorebookV3(root *jnode) {
 // fields kept for extensions.
 func (im *importer) importBook(book *jnode) map[string]any {
 	ext := im.bookFields(book, "entries")
+	prefix := "character_book."
+	if im.format == FormatLorebookV3 {
+		prefix = ""
+	}
+	im.keptBookAt(book, ext, prefix)
 	ents := book.get("entries")
 	if !ents.is(jArr) {
 		return ext
 	}
 	for i, obj := range ents.arr {
 		if obj.kind != jObj {
-			im.note("bad-entry", obj, "a character_book entry that is not an object was skipped")
+			im.skipped(obj, "a character_book entry that is not an object was skipped")
 			continue
 		}
 		im.lb.Entries = append(im.lb.Entries, im.bookEntry(obj, i))
@@ -155,7 +164,7 @@ func (im *importer) bookEntry(obj *jnode, i int) *schema.Entry {
 		depth: x.get("depth"), role: x.get("role"),
 		excludeRecursion: g("exclude_recursion", "excludeRecursion"),
 		preventRecursion: g("prevent_recursion", "preventRecursion"),
-		matchWholeWords:  g("match_whole_words", "matchWholeWords"), get: g,
+		matchWholeWords:  g("match_whole_words", "matchWholeWords"),
 	}
 	fallback := "entry-" + strconv.Itoa(i+1)
 	if id := obj.get("id"); id.is(jNum) {
@@ -180,15 +189,9 @@ func (im *importer) bookEntry(obj *jnode, i int) *schema.Entry {
 				ds[i] = d
 			}
 			ext["decorators"] = ds
-			im.note("decorators", obj.get("content"), "V3 @@decorators have no place in lore: taken off the top of content and kept under extensions.%s.decorators", im.format)
 		}
 	}
-	if b, _ := obj.get("use_regex").boolOf(); b && len(e.Keywords) > 0 {
-		im.note("use_regex", obj.get("use_regex"), "use_regex: true is kept under extensions.%s; write regex keywords as /pattern/flags for lore", im.format)
-	}
-	if b, _ := obj.get("case_sensitive").boolOf(); b {
-		im.note("caseSensitive", obj.get("case_sensitive"), "caseSensitive: true has no place in lore (matching is case-insensitive): kept under extensions.%s", im.format)
-	}
+	im.keptAt(e, obj, ext)
 	setExt(e, im.format, ext)
 	return e
 }

@@ -10,22 +10,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekit/lore/internal/golden"
+
+	"github.com/lorekit/lore/canon"
 	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/internal/testcorpus"
 	"github.com/lorekit/lore/schema"
 )
 
-// corpusDir is the shared corpus of real files (../shared/corpus beside the
-// repository); LORE_CORPUS overrides it. Tests skip when it is absent.
-func corpusDir(t testing.TB) string {
-	dir := os.Getenv("LORE_CORPUS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "corpus")
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		t.Skipf("corpus not found at %s (set LORE_CORPUS)", dir)
-	}
-	return dir
-}
+// corpusDir is the shared corpus of real files (see testcorpus: a skip on a
+// bare clone, a failure in CI).
+func corpusDir(t testing.TB) string { return testcorpus.Dir(t) }
 
 // corpusWant is what SOURCES.md says of each file: its format and the number
 // of entries of its book (NovelAI: minus the empty {} placeholders), or the
@@ -111,7 +106,7 @@ func TestCorpus(t *testing.T) {
 					t.Errorf("import diagnostic above info: %+v", d)
 				}
 			}
-			for _, format := range []string{YAML, JSON} {
+			for _, format := range []string{canon.YAML, canon.JSON} {
 				assertReloads(t, lb, format)
 			}
 		})
@@ -128,7 +123,7 @@ func TestCorpus(t *testing.T) {
 // assertReloads writes lb, loads it with schema.Load, and compares.
 func assertReloads(t *testing.T, lb *schema.Lorebook, format string) *schema.Lorebook {
 	t.Helper()
-	b, err := EncodeLorebook(lb, format)
+	b, err := canon.EncodeLorebook(lb, format)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,14 +148,7 @@ func assertReloads(t *testing.T, lb *schema.Lorebook, format string) *schema.Lor
 	return back
 }
 
-func firstDiff(a, b string) string {
-	i := 0
-	for i < len(a) && i < len(b) && a[i] == b[i] {
-		i++
-	}
-	s := max(0, i-200)
-	return a[s:min(len(a), i+200)]
-}
+func firstDiff(a, b string) string { return golden.FirstDiff(a, b) }
 
 // modelOf is what the writer must preserve, positions aside, as plain values.
 func modelOf(lb *schema.Lorebook) any {
@@ -251,8 +239,8 @@ func assertSTRoundTrip(t *testing.T, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back := assertReloads(t, lb, YAML)
-	out, _ := ExportSillyTavern(back)
+	back := assertReloads(t, lb, canon.YAML)
+	out := exportSillyTavern(back)
 	var a, b struct {
 		Entries map[string]map[string]any `json:"entries"`
 	}
@@ -296,7 +284,7 @@ func TestCardRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, _ := ExportCardV3(assertReloads(t, lb, YAML))
+			out := exportCard(assertReloads(t, lb, canon.YAML), FormatCardV3)
 			type book struct {
 				Data struct {
 					Name string

@@ -1,14 +1,9 @@
 package formats
 
 import (
-	"bytes"
-	"fmt"
 	"strconv"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
-	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -50,6 +45,13 @@ func cardField(e *schema.Entry) string {
 	return s
 }
 
+// isWorldInfo says whether e is a world-info entry: not made from a card's
+// own fields, not the chat's opening message. Only those go in a world-info
+// book (SillyTavern's, a card's character_book, NovelAI's lorebook).
+func isWorldInfo(e *schema.Entry) bool {
+	return cardField(e) == "" && e.Role != "greeting"
+}
+
 func snakeToCamel(s string) string {
 	parts := strings.Split(s, "_")
 	for i := 1; i < len(parts); i++ {
@@ -62,6 +64,7 @@ func snakeToCamel(s string) string {
 
 func camelToSnake(s string) string {
 	var b strings.Builder
+	b.Grow(len(s) + 4)
 	for i, r := range s {
 		if r >= 'A' && r <= 'Z' {
 			if i > 0 {
@@ -74,134 +77,214 @@ func camelToSnake(s string) string {
 	return b.String()
 }
 
-// stFields is the SillyTavern entry for e: the fields kept at import
-// (extensions.sillytavern, or a card entry's extensions), overlaid with
-// everything lore's model says. The rules are the inverse of mapST and are
-// documented in docs/formats.md.
+// stFields is the SillyTavern entry for e: the fields kept at import,
+// overlaid with everything lore's model says, ST's defaults for the rest.
+// The rules are the inverse of mapST and are documented in docs/formats.md.
 func stFields(e *schema.Entry) map[string]any {
+	st := stKept(e)
+	fromST := stOrigin(e)
+	keptPos := -1
+	if p, ok := st["position"].(float64); ok {
+		keptPos = int(p)
+	} else if _, ok := st["position"]; !ok && fromST {
+		keptPos = stBeforeChar // an ST entry without a position: ST's new-entry default
+	}
+	_, keptDisable := st["disable"]
+	stSetMapped(st, e, fromST)
+	pos := stPositionFor(st, e, keptPos)
+	st["position"] = float64(pos)
+	st["disable"] = stDisable(st, e, pos, keptDisable || !fromST)
+	for _, t := range stTemplate {
+		if _, ok := st[t.key]; !ok && t.key != "uid" && t.key != "displayIndex" {
+			st[t.key] = t.def // uid and displayIndex: stEntries numbers them
+		}
+	}
+	return st
+}
+
+// stKept is what the entry kept of its SillyTavern fields: an ST entry's
+// extensions.sillytavern as is, or a card entry's fields seen with ST's
+// names (its extensions in camelCase, its enabled as disable).
+func stKept(e *schema.Entry) map[string]any {
 	st := map[string]any{}
 	if m, ok := e.Extensions[FormatSillyTavern].(map[string]any); ok {
 		for k, v := range m {
 			st[k] = v
 		}
-	} else if _, card := cardOrigin(e); card != nil {
-		if x, ok := card["extensions"].(map[string]any); ok {
-			for k, v := range x {
-				st[snakeToCamel(k)] = v
-			}
-		}
-		if id, ok := card["id"]; ok {
-			st["uid"] = id
-		}
-		for _, k := range []string{"selective", "case_sensitive"} {
-			if v, ok := card[k]; ok {
-				st[snakeToCamel(k)] = v
-			}
-		}
-		if _, ok := st["position"].(float64); !ok {
-			if s, _ := card["position"].(string); strings.HasPrefix(s, "after") {
-				st["position"] = float64(stAfterChar)
-			} else if s != "" {
-				st["position"] = float64(stBeforeChar)
-			}
-		}
-		if v, ok := card["comment"]; ok {
-			st["comment"] = v
-		}
-		if v, ok := card["content"]; ok {
-			st["content"] = v
+		return st
+	}
+	_, card := cardOrigin(e)
+	if card == nil {
+		return st
+	}
+	if x, ok := card["extensions"].(map[string]any); ok {
+		for k, v := range x {
+			st[snakeToCamel(k)] = v
 		}
 	}
-	keptPos := -1
-	if p, ok := st["position"].(float64); ok {
-		keptPos = int(p)
+	if id, ok := card["id"]; ok {
+		st["uid"] = id
 	}
+	for _, k := range []string{"selective", "case_sensitive", "comment", "content", "lineEndings"} {
+		if v, ok := card[k]; ok {
+			st[snakeToCamel(k)] = v
+		}
+	}
+	if v, ok := card["secondary_keys"]; ok {
+		st["keysecondary"] = v // kept when inactive (selective: false)
+	}
+	if en, ok := card["enabled"].(bool); ok {
+		st["disable"] = !en // kept only when lore did not map it (outlets)
+	}
+	if _, ok := st["position"].(float64); !ok {
+		if s, _ := card["position"].(string); strings.HasPrefix(s, "after") {
+			st["position"] = float64(stAfterChar)
+		} else if s != "" {
+			st["position"] = float64(stBeforeChar)
+		}
+	}
+	return st
+}
+
+// stSetMapped writes the fields lore maps one to one.
+func stSetMapped(st map[string]any, e *schema.Entry, fromST bool) {
 	st["key"] = anyStrings(keywordTexts(e.Keywords))
 	if len(e.SecondaryKeywords) > 0 {
 		st["keysecondary"] = anyStrings(keywordTexts(e.SecondaryKeywords))
 		st["selective"] = true
-		for i, l := range stLogic {
-			if l == e.SecondaryKeywordLogic {
-				st["selectiveLogic"] = float64(i)
-			}
+		// A selectiveLogic SillyTavern does not know (it never activates the
+		// entry) stays as it was, until lore's logic is written explicitly:
+		// lore's AND_ANY default is not what ST does with it.
+		if i := stLogicIndex(e.SecondaryKeywordLogic); i >= 0 && (e.Has("secondaryKeywordLogic") || !unknownLogic(st["selectiveLogic"])) {
+			st["selectiveLogic"] = float64(i)
 		}
 	} else if _, ok := st["keysecondary"]; !ok {
 		st["keysecondary"] = []any{}
 	}
-	if c, kept := st["comment"].(string); !(kept && c == "" && e.Name == e.ID) {
-		st["comment"] = e.Name
-	}
+	st["comment"] = stComment(st, e)
 	st["content"] = originalContent(st, e.Content)
 	delete(st, "lineEndings") // lore's note, not a SillyTavern field
 	st["constant"] = e.AlwaysSend
 	st["order"] = float64(e.Position)
 	st["excludeRecursion"] = e.ExcludeRecursion
 	st["preventRecursion"] = e.PreventRecursion
-	if e.MatchWholeWords || st["matchWholeWords"] != nil {
+	switch {
+	case e.MatchWholeWords || st["matchWholeWords"] != nil:
 		st["matchWholeWords"] = e.MatchWholeWords
-	} else if _, ok := st["matchWholeWords"]; !ok {
-		st["matchWholeWords"] = false
-	}
-	roleIndex := func() any {
-		if r, kept := st["role"]; kept && r == nil && e.APIRole == "system" {
-			return nil
+	case fromST && !e.Has("matchWholeWords"):
+		// An ST entry that never said follows ST's global setting (null):
+		// left as it came, absent or null.
+	default:
+		if _, ok := st["matchWholeWords"]; !ok {
+			st["matchWholeWords"] = false // lore's default, said in ST's terms
 		}
-		for i, r := range stRoles {
-			if r == e.APIRole {
-				return float64(i)
-			}
-		}
-		return 0.0
 	}
+}
+
+// stOrigin says the entry came from a SillyTavern book or a card: a field it
+// never had keeps SillyTavern's meaning of a missing field.
+func stOrigin(e *schema.Entry) bool {
+	if _, ok := e.Extensions[FormatSillyTavern].(map[string]any); ok {
+		return true
+	}
+	_, card := cardOrigin(e)
+	return card != nil
+}
+
+// unknownLogic is a kept selectiveLogic that is not one of ST's four.
+func unknownLogic(v any) bool {
+	l, ok := v.(float64)
+	return ok && (l < 0 || l >= float64(len(stLogic)) || l != float64(int(l)))
+}
+
+// stComment is the comment written for e: its name, or the empty comment
+// it came with while lore's name is still the id made from nothing.
+func stComment(kept map[string]any, e *schema.Entry) any {
+	if c, ok := kept["comment"].(string); ok && c == "" && e.Name == e.ID {
+		return ""
+	}
+	return e.Name
+}
+
+func stLogicIndex(logic string) int {
+	for i, l := range stLogic {
+		if l == logic {
+			return i
+		}
+	}
+	return -1
+}
+
+// stPositionFor decides ST's position (and depth and role, where they mean
+// something) from lore's section and depth; keptPos is the position the
+// entry came with, -1 for none. The section alone cannot tell 0 from 1,
+// 2 from 3, 5 from 6, so the kept position decides between them.
+func stPositionFor(st map[string]any, e *schema.Entry, keptPos int) int {
 	pos := keptPos
 	switch e.Section {
 	case schema.SectionChatHistory:
 		if e.Depth != nil {
-			pos = stAtDepth
-			d := *e.Depth
-			if d < 0 {
-				d = 0
-			}
-			st["depth"] = float64(d + 1)
-			st["role"] = roleIndex()
-		} else if pos != stBeforeChar && pos != stAfterChar && pos != stOutlet {
-			pos = stAfterChar // the triggered block follows the character definitions
+			st["depth"] = float64(max(*e.Depth, 0) + 1) // lore's depth d is ST's d+1
+			st["role"] = stRoleIndex(st, e)
+			return stAtDepth
+		}
+		if pos != stBeforeChar && pos != stAfterChar && pos != stOutlet {
+			return stAfterChar // the triggered block follows the character definitions
 		}
 	case schema.SectionPostHistory:
 		d, _ := st["depth"].(float64)
 		switch {
 		case pos == stANTop || pos == stANBottom:
 		case pos == stAtDepth && d == 0:
-			st["role"] = roleIndex()
+			st["role"] = stRoleIndex(st, e)
 		default:
 			// After the newest message, as post-history is.
-			pos = stAtDepth
 			st["depth"] = 0.0
-			st["role"] = roleIndex()
+			st["role"] = stRoleIndex(st, e)
+			return stAtDepth
 		}
 	case schema.SectionExamples:
 		if pos != stBeforeExample && pos != stAfterExample {
-			pos = stBeforeExample
+			return stBeforeExample
 		}
 	default: // system-presets: sent before the character definitions
 		if pos != stBeforeChar && pos != stAfterChar {
-			pos = stBeforeChar
+			return stBeforeChar
 		}
 	}
-	st["position"] = float64(pos)
-	if pos == stOutlet {
-		if _, ok := st["disable"]; !ok {
-			st["disable"] = !e.Enabled
-		}
-	} else {
-		st["disable"] = !e.Enabled
+	return pos
+}
+
+// stRoleIndex is ST's role number for e's apiRole; a kept null (ST's
+// "system") stays null while lore's apiRole is still system.
+func stRoleIndex(st map[string]any, e *schema.Entry) any {
+	if r, kept := st["role"]; kept && r == nil && e.APIRole == "system" {
+		return nil
 	}
-	for _, t := range stTemplate {
-		if _, ok := st[t.key]; !ok {
-			st[t.key] = t.def
+	for i, r := range stRoles {
+		if r == e.APIRole {
+			return float64(i)
 		}
 	}
-	return st
+	return 0.0
+}
+
+// stDisable is ST's disable for e at pos. Outlets are imported disabled
+// (lore does not expand {{outlet::}}), so for them lore's enabled: false
+// means "as it was": the kept state is written back; enabled: true enables.
+// An outlet is imported disabled (lore has none); its real state is the
+// disable it came with, and an ST outlet that had none is enabled. knownState
+// says the kept disable (or the entry's lore origin) decides.
+func stDisable(st map[string]any, e *schema.Entry, pos int, knownState bool) bool {
+	if pos == stOutlet && !e.Enabled {
+		if kept, ok := st["disable"].(bool); ok {
+			return kept
+		}
+		if !knownState {
+			return false
+		}
+	}
+	return !e.Enabled
 }
 
 func anyStrings(ss []string) []any {
@@ -212,102 +295,106 @@ func anyStrings(ss []string) []any {
 	return out
 }
 
-// orderedST is st as a mapping in ST's template order, other keys after, sorted.
-func orderedST(st map[string]any) *yaml.Node {
-	m := mapping()
-	seen := map[string]bool{}
-	for _, t := range stTemplate {
-		if v, ok := st[t.key]; ok {
-			addPair(m, t.key, valueNode(v, true))
-			seen[t.key] = true
-		}
+func keywordTexts(ks []schema.Keyword) []string {
+	out := make([]string, len(ks))
+	for i, k := range ks {
+		out[i] = k.Text
 	}
-	for _, k := range sortedKeys(st) {
-		if !seen[k] {
-			addPair(m, k, valueNode(st[k], true))
-		}
-	}
-	return m
+	return out
 }
 
-// ExportSillyTavern writes lb as a SillyTavern world-info file. Entries made
-// from a card's own fields (description, first message…) are not world info
-// and are left out, with a note.
-func ExportSillyTavern(lb *schema.Lorebook) ([]byte, []diag.Diagnostic) {
-	var ds []diag.Diagnostic
-	root := mapping()
-	addStr(root, "name", lb.Manifest.Name)
-	addStr(root, "description", lb.Manifest.Description)
+// orderedST is st as an object in ST's template order, other keys after, sorted.
+func orderedST(st map[string]any) *object {
+	o := newObject()
+	for _, t := range stTemplate {
+		if v, ok := st[t.key]; ok {
+			o.set(t.key, v)
+		}
+	}
+	o.setAll(st)
+	return o
+}
+
+// exportSillyTavern writes lb as a SillyTavern world-info file: every
+// world-info entry (isWorldInfo), with the uid it came with when it is free.
+func exportSillyTavern(lb *schema.Lorebook) []byte {
+	root := newObject()
+	if lb.Manifest.Name != "" {
+		root.set("name", lb.Manifest.Name)
+	}
+	if lb.Manifest.Description != "" {
+		root.set("description", lb.Manifest.Description)
+	}
 	if x, ok := lb.Manifest.Extensions[FormatSillyTavern].(map[string]any); ok {
 		for _, k := range sortedKeys(x) {
-			if k != "name" && k != "description" && k != "entries" {
-				addPair(root, k, valueNode(x[k], true))
+			switch k {
+			case "name", "description", "entries":
+			case "originalData":
+				// The card book ST imported this world from: rebuilt from
+				// the entries, so it never says something they no longer do.
+				root.set(k, cardBook(lb, FormatCardV3))
+			default:
+				root.set(k, x[k])
 			}
 		}
 	}
-	ents := mapping()
-	used := map[string]bool{}
-	var pending []map[string]any
-	skipped := 0
-	greetings, conditioned := 0, 0
+	switch b, kept := root.vals["recursive_scanning"].(bool); {
+	case lb.Manifest.Settings.RecursionLimit == 0:
+		root.set("recursive_scanning", false) // lore reads it back; ST's recursion is a global setting
+	case kept && !b:
+		root.set("recursive_scanning", true) // lore's setting was changed since
+	}
+	ents := newObject()
+	for _, st := range stEntries(lb) {
+		ents.set(uidString(st["uid"]), orderedST(st))
+	}
+	root.set("entries", ents)
+	return marshalJSON(root, "    ")
+}
+
+// stEntries is the ST entry of every world-info entry of lb, in order, each
+// with a unique uid: its own when free, else the lowest free number.
+func stEntries(lb *schema.Lorebook) []map[string]any {
+	var out []map[string]any
+	var kept []any
 	for _, e := range lb.Entries {
-		if cardField(e) != "" {
-			skipped++
-			continue
+		if isWorldInfo(e) {
+			st := stFields(e)
+			out = append(out, st)
+			kept = append(kept, st["uid"])
 		}
-		if e.Role == "greeting" {
-			greetings++
-			continue
+	}
+	for i, u := range stUIDs(kept) {
+		out[i]["uid"] = u
+		if _, ok := out[i]["displayIndex"]; !ok {
+			out[i]["displayIndex"] = float64(i)
 		}
-		if len(e.Conditions) > 0 {
-			conditioned++
-		}
-		st := stFields(e)
-		if u := uidString(st["uid"]); u != "" && !used[u] {
+	}
+	return out
+}
+
+// stUIDs gives each entry its kept uid when it is one and free, the others
+// the lowest free numbers, in order.
+func stUIDs(kept []any) []any {
+	used := map[string]bool{}
+	out := make([]any, len(kept))
+	for i, k := range kept {
+		if u := uidString(k); u != "" && !used[u] {
 			used[u] = true
-		} else {
-			delete(st, "uid")
+			out[i] = k
 		}
-		pending = append(pending, st)
 	}
 	next := 0
-	for i, st := range pending {
-		if _, ok := st["uid"]; !ok {
+	for i := range out {
+		if out[i] == nil {
 			for used[strconv.Itoa(next)] {
 				next++
 			}
 			used[strconv.Itoa(next)] = true
-			st["uid"] = float64(next)
+			out[i] = float64(next)
 		}
-		if _, ok := st["displayIndex"]; !ok {
-			st["displayIndex"] = float64(i)
-		}
-		addPair(ents, uidString(st["uid"]), orderedST(st))
 	}
-	addPair(root, "entries", ents)
-	if skipped > 0 {
-		ds = append(ds, diag.New(diag.Pos{File: lb.Path}, diag.Info, "export",
-			"%d entries made from the card's own fields (description, first message…) are not world info: left out (export --to card-v3 keeps them)", skipped))
-	}
-	if greetings > 0 {
-		ds = append(ds, diag.New(diag.Pos{File: lb.Path}, diag.Info, "export",
-			"%d greeting entries are the chat's opening message, not world info: left out (export --to card-v3 writes them as first_mes)", greetings))
-	}
-	return exportJSON(root, ds, lb.Path, conditioned, "SillyTavern")
-}
-
-// exportJSON ends an export to another tool: a warning when entries had
-// conditions (which the tool has no place for), and root as JSON indented
-// with 4 spaces, as SillyTavern writes its files.
-func exportJSON(root *yaml.Node, ds []diag.Diagnostic, file string, conditioned int, tool string) ([]byte, []diag.Diagnostic) {
-	if conditioned > 0 {
-		ds = append(ds, diag.New(diag.Pos{File: file}, diag.Warning, "export",
-			"%d entries have conditions on variables, which %s has no place for: they are exported without them and will fire on keywords alone", conditioned, tool))
-	}
-	var b bytes.Buffer
-	writeJSONStep(&b, root, "", "    ")
-	b.WriteByte('\n')
-	return b.Bytes(), ds
+	return out
 }
 
 func uidString(v any) string {
@@ -320,230 +407,4 @@ func uidString(v any) string {
 		return strconv.Itoa(x)
 	}
 	return ""
-}
-
-// ExportCardV3 writes lb as a Character Card V3 JSON: the card's own fields
-// from the entries made from them, every other entry in character_book.
-func ExportCardV3(lb *schema.Lorebook) ([]byte, []diag.Diagnostic) {
-	mf := &lb.Manifest
-	var cardExt map[string]any
-	for _, f := range []string{FormatCardV3, FormatCardV2, FormatLorebookV3} {
-		if x, ok := mf.Extensions[f].(map[string]any); ok {
-			cardExt = x
-			break
-		}
-	}
-	data := map[string]any{}
-	for k, v := range cardExt {
-		if k != "character_book" && k != "spec" && k != "spec_version" {
-			data[k] = v
-		}
-	}
-	name := mf.Character
-	if name == "" {
-		name = mf.Name
-	}
-	data["name"] = name
-	for _, cf := range cardFields {
-		data[cf.field] = ""
-	}
-	for k, def := range map[string]any{"creator_notes": "", "alternate_greetings": []any{}, "tags": []any{},
-		"creator": "", "character_version": "", "extensions": map[string]any{}, "group_only_greetings": []any{}} {
-		if _, ok := data[k]; !ok {
-			data[k] = def
-		}
-	}
-	book := map[string]any{}
-	if b, ok := cardExt["character_book"].(map[string]any); ok {
-		for k, v := range b {
-			book[k] = v
-		}
-	} else if x, ok := mf.Extensions[FormatSillyTavern].(map[string]any); ok {
-		for _, k := range []string{"scan_depth", "token_budget", "recursive_scanning", "extensions"} {
-			if v, ok := x[k]; ok {
-				book[k] = v
-			}
-		}
-	}
-	book["name"] = mf.Name
-	if mf.Description != "" {
-		book["description"] = mf.Description
-	}
-	if _, ok := book["extensions"]; !ok {
-		book["extensions"] = map[string]any{}
-	}
-	var entries []any
-	conditioned := 0
-	for i, e := range lb.Entries {
-		if f := cardField(e); f == "" && e.Role == "greeting" {
-			// A lore greeting is the card's first message (more: alternates).
-			if s, _ := data["first_mes"].(string); s == "" {
-				data["first_mes"] = e.Content
-			} else {
-				alt, _ := data["alternate_greetings"].([]any)
-				data["alternate_greetings"] = append(alt, e.Content)
-			}
-			continue
-		}
-		if len(e.Conditions) > 0 {
-			conditioned++
-		}
-		if f := cardField(e); f != "" {
-			_, kept := cardOrigin(e)
-			text := originalContent(kept, e.Content)
-			if s, _ := data[f].(string); s != "" {
-				data[f] = s + "\n\n" + text
-			} else {
-				data[f] = text
-			}
-			continue
-		}
-		entries = append(entries, cardEntry(e, i))
-	}
-	if entries == nil {
-		entries = []any{}
-	}
-	book["entries"] = entries
-	data["character_book"] = book
-	root := mapping()
-	addPair(root, "spec", strNode("chara_card_v3"))
-	addPair(root, "spec_version", strNode("3.0"))
-	addPair(root, "data", valueNode(data, true))
-	return exportJSON(root, nil, lb.Path, conditioned, "a character card")
-}
-
-// stToCard names the card-extension key ST's own card export uses for an ST
-// field; the ones it leaves in camelCase are listed as themselves.
-func stToCard(k string) string {
-	switch k {
-	case "selectiveLogic", "useProbability", "probability", "depth", "position", "role", "group",
-		"vectorized", "sticky", "cooldown", "delay", "triggers":
-		return k
-	}
-	return camelToSnake(k)
-}
-
-func cardEntry(e *schema.Entry, i int) map[string]any {
-	st := stFields(e)
-	format, kept := cardOrigin(e)
-	out := map[string]any{}
-	ext := map[string]any{}
-	if kept != nil {
-		for k, v := range kept {
-			if k != "decorators" && k != "field" && k != "content" && k != "lineEndings" {
-				out[k] = v
-			}
-		}
-		if x, ok := out["extensions"].(map[string]any); ok {
-			for k, v := range x {
-				ext[k] = v
-			}
-		}
-	}
-	// Fields lore maps: always written. ST's other fields: written when the
-	// entry came from ST (a card entry keeps its own extensions as they were).
-	mapped := map[string]bool{"position": true, "depth": true, "role": true, "selectiveLogic": true,
-		"excludeRecursion": true, "preventRecursion": true, "matchWholeWords": true}
-	skip := map[string]bool{"uid": true, "key": true, "keysecondary": true, "comment": true, "content": true,
-		"constant": true, "selective": true, "order": true, "disable": true}
-	for k, v := range st {
-		if skip[k] {
-			continue
-		}
-		ck := stToCard(k)
-		if kept == nil || mapped[k] {
-			if _, had := ext[ck]; had || kept == nil || !isDefaultST(k, v) {
-				ext[ck] = v
-			}
-		}
-	}
-	content, _ := st["content"].(string)
-	if kept != nil {
-		content = originalContent(kept, content)
-	}
-	if format != "" {
-		if ds, ok := kept["decorators"].([]any); ok && len(ds) > 0 {
-			var lines []string
-			for _, d := range ds {
-				lines = append(lines, fmt.Sprint(d))
-			}
-			content = strings.Join(lines, "\n") + "\n" + content
-		}
-	}
-	out["keys"] = st["key"]
-	out["secondary_keys"] = st["keysecondary"]
-	out["content"] = content
-	out["comment"] = st["comment"]
-	out["enabled"] = e.Enabled
-	out["constant"] = e.AlwaysSend
-	out["selective"] = st["selective"]
-	out["insertion_order"] = float64(e.Position)
-	if _, ok := out["use_regex"]; !ok {
-		out["use_regex"] = false
-	}
-	if _, ok := out["id"]; !ok {
-		if u, ok := st["uid"].(float64); ok {
-			out["id"] = u
-		} else {
-			out["id"] = float64(i)
-		}
-	}
-	before := st["position"] == float64(stBeforeChar)
-	// Keep the card's own spelling ("before_char_defs" occurs) when it still says the same.
-	if s, ok := out["position"].(string); !ok || strings.HasPrefix(s, "before") != before {
-		if before {
-			out["position"] = "before_char"
-		} else {
-			out["position"] = "after_char"
-		}
-	}
-	out["extensions"] = ext
-	return out
-}
-
-// isDefaultST reports a value that changes nothing in ST (so a card entry
-// that never had it need not grow it).
-func isDefaultST(k string, v any) bool {
-	for _, t := range stTemplate {
-		if t.key == k {
-			if t.def == nil { // "use the global setting": false and 0 change nothing either
-				return v == nil || v == false || v == 0.0
-			}
-			return fmt.Sprint(t.def) == fmt.Sprint(v)
-		}
-	}
-	return false
-}
-
-// writeJSONStep is writeJSON with a chosen indent step (ST writes 4 spaces).
-// Mappings and sequences print alike: one item a line, a mapping's items
-// being key/value pairs of Content.
-func writeJSONStep(b *bytes.Buffer, n *yaml.Node, indent, step string) {
-	open, closer, stride := "[", "]", 1
-	switch n.Kind {
-	case yaml.MappingNode:
-		open, closer, stride = "{", "}", 2
-	case yaml.SequenceNode:
-	default:
-		writeJSONScalar(b, n)
-		return
-	}
-	if len(n.Content) == 0 {
-		b.WriteString(open + closer)
-		return
-	}
-	b.WriteString(open + "\n")
-	for i := 0; i+stride <= len(n.Content); i += stride {
-		b.WriteString(indent + step)
-		if stride == 2 {
-			writeJSONString(b, n.Content[i].Value)
-			b.WriteString(": ")
-		}
-		writeJSONStep(b, n.Content[i+stride-1], indent+step, step)
-		if i+stride < len(n.Content) {
-			b.WriteByte(',')
-		}
-		b.WriteByte('\n')
-	}
-	b.WriteString(indent + closer)
 }

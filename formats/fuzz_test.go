@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lorekit/lore/canon"
+	"github.com/lorekit/lore/schema"
 )
 
 func addSeeds(f *testing.F) {
@@ -21,8 +25,11 @@ func addSeeds(f *testing.F) {
 	}
 }
 
-// FuzzOpen (the byte-level core of Open): no input makes detection or conversion panic, and whatever
-// converts can be written.
+// FuzzOpen (the byte-level core of Open): no input makes detection or
+// conversion panic, whatever converts can be written as lore's YAML, and
+// what each export writes imports again as the format it was written for,
+// changing nothing its loss report does not name, with every exported
+// SillyTavern entry's text.
 func FuzzOpen(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -33,13 +40,45 @@ func FuzzOpen(f *testing.F) {
 			if err != nil || lb == nil {
 				continue
 			}
-			if _, err := EncodeLorebook(lb, YAML); err != nil {
+			if _, err := canon.EncodeLorebook(lb, canon.YAML); err != nil {
 				t.Fatalf("converted but not writable: %v", err)
 			}
-			ExportSillyTavern(lb)
-			ExportCardV3(lb)
+			for _, target := range Targets {
+				back := assertReported(t, lb, target)
+				if back.Format != target {
+					t.Fatalf("export to %s reads back as %s", target, back.Format)
+				}
+			}
+			st, _, _ := Export(lb, FormatSillyTavern, nil)
+			back, _, _ := Convert("export.json", st)
+			if got, want := contents(back), contents(worldInfo(lb)); !slices.Equal(got, want) {
+				t.Fatalf("SillyTavern export re-imports %d texts %q, want %d %q", len(got), got, len(want), want)
+			}
 		}
 	})
+}
+
+// worldInfo is the lorebook without the entries a SillyTavern export leaves
+// out: those made from a card's own fields, and greetings.
+func worldInfo(lb *schema.Lorebook) *schema.Lorebook {
+	c := *lb
+	c.Entries = nil
+	for _, e := range lb.Entries {
+		if isWorldInfo(e) {
+			c.Entries = append(c.Entries, e)
+		}
+	}
+	return &c
+}
+
+// contents is the sorted texts of a lorebook's entries.
+func contents(lb *schema.Lorebook) []string {
+	var out []string
+	for _, e := range lb.Entries {
+		out = append(out, e.Content)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // FuzzPNGChunks: the chunk reader survives any bytes after the signature.

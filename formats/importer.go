@@ -11,15 +11,17 @@ import (
 )
 
 // importer carries what every format converter needs: the file (for
-// positions), the id allocator, and the notes already reported.
+// positions), the id allocator, the names of kept fields.
 type importer struct {
 	file   string
 	format string
 	lb     *schema.Lorebook
 	ids    idAlloc
-	noted  map[string]bool
 	crlf   map[*schema.Entry]string // content as written, when it had \r\n
 	diags  []diag.Diagnostic
+	// keptNames interns "extensions.<format>.<key>": an entry records where
+	// each kept field was without a new string per entry.
+	keptNames map[string]string
 }
 
 func newImporter(file, format string) *importer {
@@ -27,7 +29,8 @@ func newImporter(file, format string) *importer {
 	lb.Manifest.Settings = schema.DefaultSettings()
 	lb.Manifest.Fields = map[string]schema.Pos{}
 	lb.Manifest.Pos = diag.Pos{File: file, Line: 1, Col: 1}
-	return &importer{file: file, format: format, lb: lb, ids: idAlloc{used: map[string]bool{}}, noted: map[string]bool{}, crlf: map[*schema.Entry]string{}}
+	return &importer{file: file, format: format, lb: lb, ids: idAlloc{used: map[string]bool{}},
+		crlf: map[*schema.Entry]string{}, keptNames: map[string]string{}}
 }
 
 // pos is where n starts in the source; the file itself when n is nil.
@@ -38,14 +41,92 @@ func (im *importer) pos(n *jnode) diag.Pos {
 	return n.pos
 }
 
-// note reports kind once per file, at its first occurrence, as an info
-// diagnostic: imports say what they kept aside without repeating it per entry.
-func (im *importer) note(kind string, at *jnode, format string, args ...any) {
-	if im.noted[kind] {
-		return
+// skipped reports a part of the file that is not imported at all (rule
+// "load": it is about the file, not about lore's model): a warning when it
+// held something, an info note when it held nothing.
+func (im *importer) skipped(at *jnode, format string, args ...any) {
+	sev := diag.Warning
+	if at != nil && (at.kind == jObj && len(at.keys) == 0) {
+		sev = diag.Info
 	}
-	im.noted[kind] = true
-	im.diags = append(im.diags, diag.New(im.pos(at), diag.Info, "import", format, args...))
+	im.diags = append(im.diags, diag.New(im.pos(at), sev, "load", format, args...))
+}
+
+// keptAt records where each field of obj kept under extensions is in the
+// source (e.Fields["extensions.<format>.<key>"]), and one level down for the
+// objects whose fields the loss report names (a card entry's extensions,
+// NovelAI's contextConfig, RisuAI's extentions).
+func (im *importer) keptAt(e *schema.Entry, obj *jnode, ext map[string]any) {
+	for k := range ext {
+		n := obj.get(k)
+		if n == nil {
+			continue
+		}
+		name := im.keptName("", k)
+		e.Fields[name] = im.pos(n)
+		if n.kind == jObj && (k == "extensions" || k == "contextConfig" || k == "extentions") {
+			for _, sub := range n.keys {
+				e.Fields[im.keptName(name, sub)] = im.pos(n.vals[sub])
+			}
+		}
+	}
+}
+
+// keptBookAt is keptAt for the manifest: where each book-level field kept
+// under extensions.<format>.<prefix> is in the source.
+func (im *importer) keptBookAt(obj *jnode, ext map[string]any, prefix string) {
+	m := &im.lb.Manifest
+	for k := range ext {
+		if n := obj.get(k); n != nil {
+			name := im.keptName("", prefix+k)
+			m.Fields[name] = im.pos(n)
+			if n.kind == jObj && k == "extensions" {
+				for _, sub := range n.keys {
+					m.Fields[im.keptName(name, sub)] = im.pos(n.vals[sub])
+				}
+			}
+		}
+	}
+}
+
+func (im *importer) keptName(parent, key string) string {
+	full := parent + "." + key
+	if parent == "" {
+		full = "extensions." + im.format + "." + key
+	}
+	if s, ok := im.keptNames[full]; ok {
+		return s
+	}
+	im.keptNames[full] = full
+	return full
+}
+
+// finish ends an import: \r\n texts kept for export, and one info note per
+// kind of loss (at its first occurrence), so that lint and render say what
+// the import could not carry without repeating it per entry (lore import
+// prints the whole loss report instead).
+func (im *importer) finish() {
+	im.keepCRLF()
+	im.diags = append(im.diags, lossNotes(ImportLosses(im.lb))...)
+}
+
+// lossNotes is one info diagnostic per kind of loss, at its first occurrence.
+func lossNotes(ls []Loss) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	seen := map[string]bool{}
+	for _, l := range ls {
+		kind := l.Field + "\x00" + l.Reason
+		if seen[kind] {
+			continue
+		}
+		seen[kind] = true
+		what := l.Field
+		if what == "" {
+			what = "entry"
+		}
+		out = append(out, diag.New(l.Pos, diag.Info, "import", "%s (%s, %s; lore import lists every entry)", l.Reason, what, l.Kind))
+	}
+	return out
 }
 
 // newEntry starts an entry at n with lore's defaults.
@@ -69,6 +150,19 @@ func (im *importer) loreEntry(n *jnode) *schema.Entry {
 	e := im.newEntry(n, schema.SectionChatHistory)
 	e.Role = "lore"
 	return e
+}
+
+// plainEntry starts a world-info entry from the fields every simple format
+// has under its own names: content, name, a list of keys, enabled. It
+// returns the entry and its name.
+func (im *importer) plainEntry(obj *jnode, content, name, keys string) (*schema.Entry, string) {
+	e := im.loreEntry(obj)
+	im.content(e, obj.get(content))
+	n := im.name(e, obj.get(name))
+	e.Keywords = im.keywords(obj.get(keys))
+	im.field(e, "keywords", obj.get(keys))
+	im.setBool(e, &e.Enabled, "enabled", obj.get("enabled"))
+	return e, n
 }
 
 // name sets e's name from n when n is a non-empty string, and returns it.
@@ -317,7 +411,7 @@ func sortedKeys[V any](m map[string]V) []string {
 // ends), so export writes back exactly what was read.
 func (im *importer) keepCRLF() {
 	switch im.format {
-	case FormatSillyTavern, FormatCardV2, FormatCardV3, FormatLorebookV3:
+	case FormatSillyTavern, FormatCardV2, FormatCardV3, FormatLorebookV3, FormatNovelAI:
 	default:
 		return
 	}

@@ -2,29 +2,44 @@ package formats
 
 import (
 	"strconv"
+
+	"github.com/lorekit/lore/schema"
+)
+
+// NovelAI's defaults for a new lore entry (its contextfield defaults): the
+// largest token budget of v4 files and the characters of story searched.
+const (
+	naiMaxTokens   = 2048
+	naiSearchRange = 1000
 )
 
 func isNovelAI(root *jnode) bool {
 	return root.has("lorebookVersion") && root.get("entries").is(jArr)
 }
 
+// naiCategory is what an entry takes from its category: its name (a tag)
+// and whether the category is enabled (a disabled one disables its entries).
+type naiCategory struct {
+	name    string
+	enabled bool
+}
+
 // importNovelAI converts a NovelAI .lorebook (v4–v6).
 func (im *importer) importNovelAI(root *jnode) {
-	cats := map[string]string{} // v5+: category id → name
+	cats := map[string]naiCategory{} // v5+: category id → category
 	if cs := root.get("categories"); cs.is(jArr) {
 		for _, c := range cs.arr {
 			id, _ := c.get("id").strOf()
 			name, _ := c.get("name").strOf()
+			en, ok := c.get("enabled").boolOf()
 			if id != "" && name != "" {
-				cats[id] = name
+				cats[id] = naiCategory{name, en || !ok}
 			}
 		}
 	}
 	if ext := rest(root, "entries"); ext != nil {
 		im.lb.Manifest.Extensions = map[string]any{im.format: ext}
-		if cs := root.get("categories"); cs != nil && len(cs.arr) > 0 {
-			im.note("categories", cs, "NovelAI categories (subcontexts, category defaults and bias groups) have no place in lore: entries get their category's name as a tag, the categories are kept under manifest extensions.%s", im.format)
-		}
+		im.keptBookAt(root, ext, "")
 	}
 	empty := 0
 	var firstEmpty *jnode
@@ -37,46 +52,49 @@ func (im *importer) importNovelAI(root *jnode) {
 			}
 			continue
 		}
-		e := im.loreEntry(obj)
-		e.Position = i
-		im.content(e, obj.get("text"))
-		name := im.name(e, obj.get("displayName"))
-		e.Keywords = im.keywords(obj.get("keys"))
-		im.field(e, "keywords", obj.get("keys"))
-		im.setBool(e, &e.Enabled, "enabled", obj.get("enabled"))
-		im.setBool(e, &e.AlwaysSend, "alwaysSend", obj.get("forceActivation"))
-		if c, _ := obj.get("category").strOf(); c != "" {
-			if n, ok := cats[c]; ok {
-				c = n
-			}
-			e.Tags = []string{c}
-		}
-		e.ID = im.entryID(name, e.Keywords, "entry-"+strconv.Itoa(i+1))
-		setExt(e, im.format, rest(obj, "text", "displayName", "keys", "enabled", "forceActivation"))
-		if n := obj.get("contextConfig"); n != nil {
-			im.note("contextConfig", n, "NovelAI contextConfig (prefix, suffix, token budget, priority, trimming, insertion position) has no place in lore: kept under extensions.%s", im.format)
-		}
-		if n := obj.get("loreBiasGroups"); n.is(jArr) && len(n.arr) > 0 {
-			im.note("loreBiasGroups", n, "NovelAI loreBiasGroups (phrase biases) have no place in lore: kept under extensions.%s", im.format)
-		}
-		if n := obj.get("searchRange"); n != nil {
-			im.note("searchRange", n, "NovelAI searchRange (characters of story scanned) has no place in lore (lore's budget sets the scan window): kept under extensions.%s", im.format)
-		}
-		for _, k := range []string{"keyRelative", "nonStoryActivatable"} {
-			if b, _ := obj.get(k).boolOf(); b {
-				im.note(k, obj.get(k), "NovelAI %s has no place in lore: kept under extensions.%s", k, im.format)
-			}
-		}
-		if n := obj.get("advancedConditions"); n.is(jArr) && len(n.arr) > 0 {
-			im.note("advancedConditions", n, "NovelAI advancedConditions have no place in lore: kept under extensions.%s", im.format)
-		}
-		im.lb.Entries = append(im.lb.Entries, e)
+		im.lb.Entries = append(im.lb.Entries, im.naiEntry(obj, i, cats))
 	}
 	if empty > 0 {
-		if empty == 1 {
-			im.note("empty", firstEmpty, "1 empty {} placeholder entry skipped")
-		} else {
-			im.note("empty", firstEmpty, "%d empty {} placeholder entries skipped", empty)
+		im.skipped(firstEmpty, "%s skipped: %s", plural(empty, "empty {} placeholder entry", "empty {} placeholder entries"),
+			"NovelAI's generator templates leave them, and they hold nothing")
+	}
+}
+
+// naiEntry converts one entry (index i in the file). NovelAI matches keys
+// as whole words, and only in the story text unless nonStoryActivatable:
+// lore's matchWholeWords and excludeRecursion say the same. An entry that
+// NovelAI inserts after the story (budgetPriority below 0) sits in the chat:
+// insertionPosition -1 (the bottom) is lore's post-history, -n is depth n-2
+// (a message of lore is a line of NovelAI's story).
+func (im *importer) naiEntry(obj *jnode, i int, cats map[string]naiCategory) *schema.Entry {
+	e, name := im.plainEntry(obj, "text", "displayName", "keys")
+	e.Position = i
+	im.setBool(e, &e.AlwaysSend, "alwaysSend", obj.get("forceActivation"))
+	e.MatchWholeWords = true
+	nonStory, _ := obj.get("nonStoryActivatable").boolOf()
+	e.ExcludeRecursion = !nonStory
+	if c, _ := obj.get("category").strOf(); c != "" {
+		if cat, ok := cats[c]; ok {
+			c = cat.name
+			e.Enabled = e.Enabled && cat.enabled
+		}
+		e.Tags = []string{c}
+	}
+	cc := obj.get("contextConfig")
+	if prio, ok := cc.get("budgetPriority").numOf(); ok && prio < 0 {
+		if p, ok := intOf(cc.get("insertionPosition")); ok && p < 0 {
+			if p == -1 {
+				e.Section = schema.SectionPostHistory
+			} else {
+				d := -p - 2
+				e.Depth = &d
+				im.field(e, "depth", cc.get("insertionPosition"))
+			}
 		}
 	}
+	e.ID = im.entryID(name, e.Keywords, "entry-"+strconv.Itoa(i+1))
+	ext := rest(obj, "text", "displayName", "keys", "enabled", "forceActivation")
+	im.keptAt(e, obj, ext)
+	setExt(e, im.format, ext)
+	return e
 }

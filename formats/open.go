@@ -33,11 +33,11 @@ func Open(path string) (*schema.Lorebook, []diag.Diagnostic, error) {
 // detection, the foreign-format check and the load all use what Source holds.
 type Source struct {
 	Path string
-	// Doc is the parsed text; nil for a PNG card (binary) and for text that
-	// does not parse (then DocErr says why).
+	// Doc is the parsed text; nil for a card in a PNG or a CharX archive
+	// (binary) and for text that does not parse (then DocErr says why).
 	Doc    *schema.Doc
 	DocErr error
-	png    []byte // the bytes of a PNG card
+	binary []byte // the bytes of a PNG card or a CharX archive
 }
 
 // ReadSource reads the file at path (not a folder) with schema's limits. The
@@ -49,8 +49,8 @@ func ReadSource(path string) (*Source, error) {
 		return nil, err
 	}
 	src := &Source{Path: path}
-	if looksPNG(data) {
-		src.png = data
+	if looksPNG(data) || isCharX(data) {
+		src.binary = data
 		return src, nil
 	}
 	src.Doc, src.DocErr = schema.ParseDoc(path, data)
@@ -70,8 +70,8 @@ func (s *Source) Kind() schema.Kind {
 // converted, lore's own format goes to schema.LoadDoc.
 func (s *Source) Open() (*schema.Lorebook, []diag.Diagnostic, error) {
 	switch {
-	case s.png != nil:
-		return Convert(s.Path, s.png)
+	case s.binary != nil:
+		return Convert(s.Path, s.binary)
 	case s.DocErr != nil:
 		return nil, nil, s.DocErr
 	}
@@ -93,9 +93,9 @@ func (s *Source) detect(c *converter) (*jnode, string) {
 }
 
 // Foreign says whether the source is a foreign lorebook (in a format other
-// than lore's own); a PNG card always is.
+// than lore's own); a PNG card or a CharX archive always is.
 func (s *Source) Foreign() bool {
-	if s.png != nil {
+	if s.binary != nil {
 		return true
 	}
 	_, format := s.detect(&converter{file: s.Path})
@@ -105,7 +105,7 @@ func (s *Source) Foreign() bool {
 // IsCard says whether the source is a PNG holding a character card chunk
 // (another PNG is an image, not lore data).
 func (s *Source) IsCard() bool {
-	return s.png != nil && (bytes.Contains(s.png, []byte("tEXtchara\x00")) || bytes.Contains(s.png, []byte("tEXtccv3\x00")))
+	return looksPNG(s.binary) && (bytes.Contains(s.binary, []byte("tEXtchara\x00")) || bytes.Contains(s.binary, []byte("tEXtccv3\x00")))
 }
 
 // ErrNative is returned by Convert for input that is not a foreign format:
@@ -125,6 +125,9 @@ func looksPNG(data []byte) bool {
 // Convert detects the format of data (the content of path) and converts it.
 // It returns ErrNative when data is not a foreign format.
 func Convert(path string, data []byte) (*schema.Lorebook, []diag.Diagnostic, error) {
+	if isCharX(data) {
+		return convertCharX(path, data)
+	}
 	if looksPNG(data) {
 		card, chunk, err := cardJSONFromPNG(data)
 		if err != nil {
@@ -201,7 +204,7 @@ func importTree(file string, root *jnode, format string) (*schema.Lorebook, []di
 		}
 		im.importAIDungeon(items, aidKind(items))
 	}
-	im.keepCRLF()
+	im.finish()
 	for _, e := range im.lb.Entries {
 		if e.Name == "" {
 			e.Name = e.ID // as schema.Load does

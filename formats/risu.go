@@ -35,6 +35,7 @@ func (im *importer) importRisu(root *jnode) {
 	}
 	for i, obj := range items {
 		if obj.kind != jObj {
+			im.skipped(obj, "a RisuAI lorebook entry that is not an object was skipped")
 			continue
 		}
 		if mode, _ := obj.get("mode").strOf(); mode == "folder" {
@@ -61,19 +62,10 @@ func (im *importer) importRisu(root *jnode) {
 				consumed = append(consumed, "folder")
 			}
 		}
-		if b, _ := obj.get("useRegex").boolOf(); b {
-			im.note("useRegex", obj.get("useRegex"), "RisuAI useRegex is kept under extensions.%s; write regex keywords as /pattern/flags for lore", im.format)
-		}
-		if p, ok := obj.get("activationPercent").numOf(); ok && p < 100 {
-			im.note("activationPercent", obj.get("activationPercent"), "RisuAI activationPercent (probability) has no place in lore, which is deterministic: kept under extensions.%s", im.format)
-		}
-		if x := obj.get("extentions"); x != nil {
-			if b, _ := x.get("risu_case_sensitive").boolOf(); b {
-				im.note("caseSensitive", x, "case-sensitive matching has no place in lore: kept under extensions.%s", im.format)
-			}
-		}
 		e.ID = im.entryID(name, e.Keywords, "entry-"+strconv.Itoa(i+1))
-		setExt(e, im.format, rest(obj, consumed...))
+		ext := rest(obj, consumed...)
+		im.keptAt(e, obj, ext)
+		setExt(e, im.format, ext)
 		im.lb.Entries = append(im.lb.Entries, e)
 	}
 }

@@ -13,6 +13,7 @@ const (
 	FormatSillyTavern = "sillytavern"
 	FormatCardV2      = "card-v2"
 	FormatCardV3      = "card-v3"
+	FormatCharX       = "charx"
 	FormatLorebookV3  = "lorebook-v3"
 	FormatNovelAI     = "novelai"
 	FormatAIDungeon   = "aidungeon"
@@ -66,7 +67,7 @@ func (im *importer) importSillyTavern(root *jnode) {
 			selectiveLogic: obj.get("selectiveLogic"), order: obj.get("order"), position: obj.get("position"),
 			disable: obj.get("disable"), depth: obj.get("depth"), role: obj.get("role"),
 			excludeRecursion: obj.get("excludeRecursion"), preventRecursion: obj.get("preventRecursion"),
-			matchWholeWords: obj.get("matchWholeWords"), get: stGetter(obj),
+			matchWholeWords: obj.get("matchWholeWords"),
 		}
 		uid := k
 		if u := obj.get("uid"); u.is(jNum) {
@@ -89,6 +90,7 @@ func (im *importer) importSillyTavern(root *jnode) {
 				ext["uid"] = k
 			}
 		}
+		im.keptAt(r.entry, obj, ext)
 		setExt(r.entry, FormatSillyTavern, ext)
 		im.lb.Entries = append(im.lb.Entries, r.entry)
 	}
@@ -101,6 +103,7 @@ func (im *importer) importSillyTavern(root *jnode) {
 // snake_case spellings occur (corpus: Nen_Encyclopedia, world_one).
 func (im *importer) bookHeader(root *jnode, skip ...string) {
 	if ext := im.bookFields(root, skip...); len(ext) > 0 {
+		im.keptBookAt(root, ext, "")
 		m := &im.lb.Manifest
 		if m.Extensions == nil {
 			m.Extensions = map[string]any{}
@@ -137,10 +140,6 @@ func (im *importer) bookFields(root *jnode, skip ...string) map[string]any {
 					m.Settings.Fields = map[string]schema.Pos{}
 				}
 				m.Settings.Fields["recursionLimit"] = im.pos(v)
-			}
-		case "scan_depth", "scanDepth", "token_budget", "tokenBudget":
-			if v.kind == jNum {
-				im.note("book-settings", v, "book settings scan depth and token budget have no place in lore (lore's budget sets the scan window and what fits): kept under manifest extensions.%s", im.format)
 			}
 		}
 		ext[k] = v.value()

@@ -33,131 +33,61 @@ type stView struct {
 	excludeRecursion, preventRecursion    *jnode
 	matchWholeWords                       *jnode
 	enabledInverse                        bool // disable is really "enabled" (cards)
-	get                                   func(names ...string) *jnode
 }
 
 // stResult says which source fields the mapping consumed, so the caller keeps
 // only the others under extensions.
 type stResult struct {
 	entry    *schema.Entry
-	consumed map[*jnode]bool
+	consumed consumed
+}
+
+// consumed is the set of source values a mapping turned into lore fields.
+type consumed map[*jnode]bool
+
+func (c consumed) use(n *jnode) *jnode {
+	if n != nil {
+		c[n] = true
+	}
+	return n
+}
+
+// stPlace is where an ST position puts an entry in lore.
+type stPlace struct {
+	section, apiRole, role string
+	depth                  *int
+	outlet                 bool
 }
 
 // mapST converts v into a lore entry. The decisions are documented in
 // docs/formats.md ("SillyTavern"); keep them in step.
 func (im *importer) mapST(v stView, fallbackID string) stResult {
-	used := map[*jnode]bool{}
-	use := func(n *jnode) *jnode {
-		if n != nil {
-			used[n] = true
-		}
-		return n
-	}
-	position := stBeforeChar
-	if p, ok := intOf(v.position); ok {
-		position = p
-	}
-	depth := stDefaultDepth
-	if d, ok := intOf(v.depth); ok {
-		depth = d
-	}
-	constant, _ := v.constant.boolOf()
-	disabled, _ := v.disable.boolOf()
-	if v.enabledInverse {
-		if en, ok := v.disable.boolOf(); ok {
-			disabled = !en
-		}
-	}
-
-	section := schema.SectionChatHistory
-	var lDepth *int
-	apiRole := "system"
-	role := "lore"
-	outlet := false
-	switch position {
-	case stBeforeChar, stAfterChar:
-		// Keyword-triggered world info placed around the character
-		// definitions: lore's story cards in the triggered block (depth null).
-	case stANTop, stANBottom:
-		section = schema.SectionPostHistory
-	case stBeforeExample, stAfterExample:
-		section = schema.SectionExamples
-		role = "example"
-	case stAtDepth:
-		if r, ok := intOf(v.role); ok && r >= 0 && r < len(stRoles) {
-			apiRole = stRoles[r]
-			use(v.role)
-		} // a null role (ST: system) stays under extensions, so export writes null again
-		if depth <= 0 {
-			// ST depth 0 is after the newest message; lore's chat-history
-			// cannot go there, post-history (step 13) does.
-			section = schema.SectionPostHistory
-		} else {
-			d := depth - 1 // ST depth d is before lore's message d-1 counted back
-			lDepth = &d
-			use(v.depth)
-		}
-	case stOutlet:
-		outlet = true
-		im.note("outlet", v.position, "SillyTavern outlet entries (position 7) are only reached through {{outlet::name}} macros, which lore does not expand: imported disabled, outletName kept under extensions.%s", im.format)
-	default:
-		im.note("position", v.position, "unknown SillyTavern position %d: imported as a chat-history entry, the original kept under extensions.%s", position, im.format)
-	}
-
-	e := im.newEntry(v.obj, section)
-	e.Role = role
-	e.APIRole = apiRole
-	e.Depth = lDepth
-	if lDepth != nil {
+	used := consumed{}
+	p := stPlacement(v, used)
+	e := im.newEntry(v.obj, p.section)
+	e.Role, e.APIRole, e.Depth = p.role, p.apiRole, p.depth
+	if p.depth != nil {
 		im.field(e, "depth", v.depth)
 	}
-	e.AlwaysSend = constant
-	im.field(e, "alwaysSend", use(v.constant))
+	e.AlwaysSend, _ = v.constant.boolOf()
+	im.field(e, "alwaysSend", used.use(v.constant))
 	if v.constant == nil {
 		e.Fields["alwaysSend"] = e.Pos // explicit in lore's terms: ST's default is "not constant"
 	}
-	e.Enabled = !disabled && !outlet
-	if !outlet {
-		im.field(e, "enabled", use(v.disable))
+	disabled, _ := v.disable.boolOf()
+	if en, ok := v.disable.boolOf(); ok && v.enabledInverse {
+		disabled = !en
+	}
+	e.Enabled = !disabled && !p.outlet
+	if !p.outlet {
+		im.field(e, "enabled", used.use(v.disable))
 	}
 	e.Position = stDefaultOrder
 	if im.setInt(e, &e.Position, "position", v.order) {
-		use(v.order)
+		used.use(v.order)
 	}
-	im.content(e, use(v.content))
-	e.Keywords = im.commaKeywords(use(v.key)) // very old files have "key": "a, b"
-	if len(e.Keywords) > 0 {
-		im.field(e, "keywords", v.key)
-	}
-	selective := true // ST's default for a missing field
-	if b, ok := v.selective.boolOf(); ok {
-		selective = b
-	}
-	if sec := im.commaKeywords(v.keysecondary); len(sec) > 0 {
-		if selective {
-			use(v.keysecondary)
-			e.SecondaryKeywords = sec
-			im.field(e, "secondaryKeywords", v.keysecondary)
-			if l, ok := intOf(v.selectiveLogic); ok {
-				if l >= 0 && l < len(stLogic) {
-					e.SecondaryKeywordLogic = stLogic[l]
-					use(v.selectiveLogic)
-					im.field(e, "secondaryKeywordLogic", v.selectiveLogic)
-				} else {
-					im.note("selectiveLogic", v.selectiveLogic, "unknown selectiveLogic %d: AND_ANY used, the original kept under extensions.%s", l, im.format)
-				}
-			}
-		} else {
-			im.note("non-selective", v.keysecondary, "secondary keys of entries with selective: false are inactive in SillyTavern: kept under extensions.%s, not as secondaryKeywords", im.format)
-		}
-	} else if v.keysecondary.is(jArr) {
-		use(v.keysecondary)
-		if l, ok := intOf(v.selectiveLogic); ok && l == 0 {
-			use(v.selectiveLogic)
-		}
-	}
-	// A null matchWholeWords means "the global setting"; it stays under
-	// extensions so export can write null again.
+	im.content(e, used.use(v.content))
+	im.stKeywords(e, v, used)
 	for _, f := range []struct {
 		dst   *bool
 		field string
@@ -167,88 +97,94 @@ func (im *importer) mapST(v stView, fallbackID string) stResult {
 		{&e.PreventRecursion, "preventRecursion", v.preventRecursion},
 		{&e.MatchWholeWords, "matchWholeWords", v.matchWholeWords},
 	} {
+		// matchWholeWords: only true maps. Null means "the global setting"
+		// and false is lore's default but not ST's (whose default is that
+		// setting, shipped on): both stay under extensions, so that export
+		// and the sillytavern engine read them again after a lore file.
+		if b, _ := f.n.boolOf(); f.field == "matchWholeWords" && !b {
+			continue
+		}
 		if im.setBool(e, f.dst, f.field, f.n) {
-			use(f.n)
+			used.use(f.n)
 		}
 	}
 	comment := im.name(e, v.comment)
 	if comment != "" {
-		use(v.comment)
+		used.use(v.comment)
 	}
 	e.ID = im.entryID(comment, e.Keywords, fallbackID)
-	im.noteSTExtras(v)
 	return stResult{entry: e, consumed: used}
 }
 
-// noteSTExtras reports, once per kind, ST features lore has no place for,
-// when the entry uses them (a field at its no-op default is not reported).
-func (im *importer) noteSTExtras(v stView) {
-	g := v.get
-	truthy := func(n *jnode) bool {
-		if n == nil {
-			return false
+// stPlacement reads ST's position (and depth and role where they mean
+// something) as lore's section, depth, apiRole and role.
+func stPlacement(v stView, used consumed) stPlace {
+	p := stPlace{section: schema.SectionChatHistory, apiRole: "system", role: "lore"}
+	position := stBeforeChar
+	if n, ok := intOf(v.position); ok {
+		position = n
+	}
+	switch position {
+	case stBeforeChar, stAfterChar:
+		// Keyword-triggered world info placed around the character
+		// definitions: lore's story cards in the triggered block (depth null).
+	case stANTop, stANBottom:
+		p.section = schema.SectionPostHistory
+	case stBeforeExample, stAfterExample:
+		p.section, p.role = schema.SectionExamples, "example"
+	case stAtDepth:
+		if r, ok := intOf(v.role); ok && r >= 0 && r < len(stRoles) {
+			p.apiRole = stRoles[r]
+			used.use(v.role)
+		} // a null role (ST: system) stays under extensions, so export writes null again
+		depth := stDefaultDepth
+		if d, ok := intOf(v.depth); ok {
+			depth = d
 		}
-		switch n.kind {
-		case jBool:
-			return n.b
-		case jNum:
-			return n.num != 0
-		case jStr:
-			return n.str != ""
-		case jArr:
-			return len(n.arr) > 0
-		case jObj:
-			return len(n.keys) > 0
+		if depth <= 0 {
+			// ST depth 0 is after the newest message; lore's chat-history
+			// cannot go there, post-history (step 13) does.
+			p.section = schema.SectionPostHistory
+		} else {
+			d := depth - 1 // ST depth d is before lore's message d-1 counted back
+			p.depth = &d
+			used.use(v.depth)
 		}
-		return false
+	case stOutlet:
+		// Reached only through {{outlet::name}}, which lore does not
+		// expand: imported disabled; disable stays kept for export.
+		p.outlet = true
 	}
-	ext := "extensions." + im.format
-	if p := g("probability"); p != nil {
-		use := g("useProbability", "use_probability")
-		if f, ok := p.numOf(); ok && f < 100 && (use == nil || truthy(use)) {
-			im.note("probability", p, "activation probability (probability/useProbability) has no place in lore, which is deterministic: kept under %s", ext)
+	return p
+}
+
+// stKeywords maps key, keysecondary and selectiveLogic. Secondary keys of
+// an entry with selective: false are inactive in ST as in lore: they stay
+// kept for export, as does an unknown logic number (lore uses AND_ANY).
+func (im *importer) stKeywords(e *schema.Entry, v stView, used consumed) {
+	e.Keywords = im.commaKeywords(used.use(v.key)) // very old files have "key": "a, b"
+	if len(e.Keywords) > 0 {
+		im.field(e, "keywords", v.key)
+	}
+	selective := true // ST's default for a missing field
+	if b, ok := v.selective.boolOf(); ok {
+		selective = b
+	}
+	sec := im.commaKeywords(v.keysecondary)
+	switch {
+	case len(sec) > 0 && selective:
+		used.use(v.keysecondary)
+		e.SecondaryKeywords = sec
+		im.field(e, "secondaryKeywords", v.keysecondary)
+		if l, ok := intOf(v.selectiveLogic); ok && l >= 0 && l < len(stLogic) {
+			e.SecondaryKeywordLogic = stLogic[l]
+			used.use(v.selectiveLogic)
+			im.field(e, "secondaryKeywordLogic", v.selectiveLogic)
 		}
-	}
-	if n := g("group"); truthy(n) {
-		im.note("group", n, "inclusion groups (group, groupOverride, groupWeight, useGroupScoring) have no place in lore: kept under %s", ext)
-	}
-	for _, k := range [][]string{{"sticky"}, {"cooldown"}, {"delay"}} {
-		if n := g(k...); truthy(n) {
-			im.note("timed", n, "timed effects (sticky, cooldown, delay) have no place in lore: kept under %s", ext)
+	case len(sec) == 0 && v.keysecondary.is(jArr):
+		used.use(v.keysecondary)
+		if l, ok := intOf(v.selectiveLogic); ok && l == 0 {
+			used.use(v.selectiveLogic)
 		}
-	}
-	if n := g("delayUntilRecursion", "delay_until_recursion"); truthy(n) {
-		im.note("delayUntilRecursion", n, "delayUntilRecursion has no place in lore: kept under %s", ext)
-	}
-	if n := g("scanDepth", "scan_depth"); n.is(jNum) {
-		im.note("scanDepth", n, "per-entry scanDepth has no place in lore (lore's budget sets the scan window): kept under %s", ext)
-	}
-	if n := g("caseSensitive", "case_sensitive"); truthy(n) {
-		im.note("caseSensitive", n, "caseSensitive: true has no place in lore (matching is case-insensitive): kept under %s", ext)
-	}
-	if n := g("outletName", "outlet_name"); truthy(n) {
-		im.note("outletName", n, "outlet names have no place in lore: kept under %s", ext)
-	}
-	if n := g("automationId", "automation_id"); truthy(n) {
-		im.note("automationId", n, "automation ids have no place in lore: kept under %s", ext)
-	}
-	if n := g("vectorized"); truthy(n) {
-		im.note("vectorized", n, "vector-matched entries have no place in lore: kept under %s (keywords still apply)", ext)
-	}
-	if n := g("triggers"); truthy(n) {
-		im.note("triggers", n, "generation-type triggers have no place in lore: kept under %s", ext)
-	}
-	if n := g("ignoreBudget", "ignore_budget"); truthy(n) {
-		im.note("ignoreBudget", n, "ignoreBudget has no place in lore (lore's budget decides what fits): kept under %s", ext)
-	}
-	for _, k := range [][]string{{"matchPersonaDescription", "match_persona_description"}, {"matchCharacterDescription", "match_character_description"},
-		{"matchCharacterPersonality", "match_character_personality"}, {"matchCharacterDepthPrompt", "match_character_depth_prompt"},
-		{"matchScenario", "match_scenario"}, {"matchCreatorNotes", "match_creator_notes"}} {
-		if n := g(k...); truthy(n) {
-			im.note("matchSources", n, "scanning character fields for keywords (match* options) has no place in lore: kept under %s", ext)
-		}
-	}
-	if n := g("characterFilter"); n.is(jObj) && (truthy(n.get("names")) || truthy(n.get("tags"))) {
-		im.note("characterFilter", n, "character filters have no place in lore: kept under %s", ext)
 	}
 }

@@ -1,26 +1,106 @@
 package lint
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/lorekit/lore/engine/lore"
 	"github.com/lorekit/lore/render"
+	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
 )
 
-// sizing is render's measurement of what the lorebook always sends (no
-// transcript), shared by required-over-cap and entry-over-budget so the prompt is
-// assembled and counted once.
-func (c *Context) sizing() *render.Sizing {
-	if c.shared.sizing == nil {
-		counter, err := tokenize.Get(c.Settings.Tokenizer)
-		if err != nil {
-			counter, _ = tokenize.Get(tokenize.Default) // schema reports the bad name
-		}
-		c.shared.counter = counter
-		in := &render.Input{Book: c.Book, Settings: c.Settings, Counter: counter}
-		if c.Vars != nil {
-			in.Vars = c.Vars.Values
-		}
-		c.shared.sizing = lore.SizeUp(in)
+// sizing is what the budget rules measure, once per run: render's sizing of
+// the always-sent pieces, and the story cards it left uncounted.
+type sizing struct {
+	*render.Sizing
+	left []*schema.Entry
+}
+
+// sizing measures the lorebook as render's budget does, counting as few
+// tokens as it can: a card of n bytes is at most n tokens (every tokenizer
+// lore has gives a token at least one byte), so a keyword-triggered card no
+// longer than the cards' share in bytes fits without being counted. Such
+// cards play no part in what the lorebook always sends, so they are left out
+// of the book render sizes; only cards larger in bytes are counted. This is
+// what keeps lint close to validate on books of thousands of entries.
+func (c *Context) sizing() *sizing {
+	if c.shared.sizing != nil {
+		return c.shared.sizing
 	}
-	return c.shared.sizing
+	counter, err := tokenize.Get(c.Settings.Tokenizer)
+	if err != nil {
+		counter, _ = tokenize.Get(tokenize.Default) // schema reports the bad name
+	}
+	c.shared.counter = counter
+	lean, left := leanBook(c.Book)
+	in := &render.Input{Book: lean, Settings: c.Settings, Counter: counter}
+	if c.Vars != nil {
+		in.Vars = c.Vars.Values
+	}
+	sz := &sizing{Sizing: lore.SizeUp(in), left: left}
+	c.shared.sizing = sz
+	return sz
+}
+
+// cardsOver returns the story cards larger than limit tokens (constant cards
+// first; findings are sorted by position later), counting only the cards whose bytes do not already prove they fit.
+func (c *Context) cardsOver(limit int) []render.CardSize {
+	sz := c.sizing()
+	var out []render.CardSize
+	for _, card := range sz.Cards {
+		if card.Tokens > limit {
+			out = append(out, card)
+		}
+	}
+	for _, e := range sz.left {
+		text := strings.TrimSpace(c.macros().Expand(e.Content))
+		if len(text) <= limit {
+			continue
+		}
+		if n := c.shared.counter.Count(text); n > limit {
+			out = append(out, render.CardSize{Entry: e, Tokens: n, Over: true})
+		}
+	}
+	return out
+}
+
+// leanBook is the lorebook without the keyword-triggered story cards that
+// cannot change what it always sends, and those cards. Without a chat no
+// keyword fires, so such a card is in the prompt only through recursion
+// from an always-sent entry, and then it is a card, which takes nothing from
+// the Required part. It keeps every card that could change that: one whose
+// name {{char}} may take (role written character), greetings, and all of them
+// when some keyword-triggered entry outside chat-history exists (a card
+// activated by recursion could activate it in turn).
+func leanBook(book *schema.Lorebook) (*schema.Lorebook, []*schema.Entry) {
+	var keep, left []*schema.Entry
+	for _, e := range book.Entries {
+		if e.Enabled && !e.AlwaysSend && e.Section != schema.SectionChatHistory && len(e.Keywords) > 0 {
+			return book, nil
+		}
+		if e.Enabled && !e.AlwaysSend && e.Section == schema.SectionChatHistory &&
+			e.Role != render.RoleGreeting && !(e.Role == "character" && e.Has("role")) {
+			left = append(left, e)
+			continue
+		}
+		keep = append(keep, e)
+	}
+	if len(left) == 0 {
+		return book, nil
+	}
+	lean := *book
+	lean.Entries = keep
+	return &lean, left
+}
+
+// cardBudget is the room one triggered entry competes for: the engine's, else
+// lore's story-card share.
+func (c *Context) cardBudget() CardBudget {
+	if c.Engine.CardBudget != nil {
+		return c.Engine.CardBudget(c)
+	}
+	sz := c.sizing()
+	return CardBudget{Tokens: sz.CardsShare, Says: fmt.Sprintf("the whole story-card share of %d tokens (%.0f%% of the %d tokens Required leaves of %s)",
+		sz.CardsShare, c.Settings.Shares.Cards*100, sz.Remainder, c.contextSays())}
 }

@@ -1,19 +1,18 @@
 package lint
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
-	"github.com/spf13/viper"
 	"gopkg.in/yaml.v3"
 
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
+	"github.com/spf13/viper"
 )
 
 // ConfigName is the file lint looks for, upward from the lorebook.
@@ -36,8 +35,10 @@ type Config struct {
 	ContextTokens   int
 	ResponseReserve int
 
-	ignoreRes  []*regexp.Regexp
-	hasReserve bool
+	ignoreRes   []*regexp.Regexp
+	hasReserve  bool
+	contextFlag int
+	engine      string // --engine: the engine to judge by ("" = the book's)
 }
 
 // FindConfig looks for .lore.yaml in the folder of path (or path itself when it
@@ -80,7 +81,8 @@ var configKeys = map[string]bool{"rules": true, "ignore": true, "tokenizer": tru
 
 func parseConfig(path string, data []byte) (*Config, []diag.Diagnostic, error) {
 	// viper drops positions (and folds key case), so the structure is checked on
-	// yaml.v3 nodes first, where every key still has its line.
+	// yaml.v3 nodes first, where every key still has its line; viper then
+	// holds the values.
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
@@ -143,10 +145,14 @@ func parseConfig(path string, data []byte) (*Config, []diag.Diagnostic, error) {
 	if len(ds) > 0 {
 		return cfg, ds, nil
 	}
-
+	// The nodes were checked above, with their lines; viper holds the
+	// values, decoded from those nodes (not a second parse of the text).
+	var values map[string]any
+	if err := root.Decode(&values); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
 	v := viper.New()
-	v.SetConfigType("yaml")
-	if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
+	if err := v.MergeConfigMap(values); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	for id, level := range v.GetStringMapString("rules") {
@@ -156,8 +162,7 @@ func parseConfig(path string, data []byte) (*Config, []diag.Diagnostic, error) {
 	cfg.Ignore = v.GetStringSlice("ignore")
 	cfg.Tokenizer = v.GetString("tokenizer")
 	cfg.ContextTokens = v.GetInt("contextTokens")
-	cfg.ResponseReserve = v.GetInt("responseReserve")
-	cfg.hasReserve = v.IsSet("responseReserve")
+	cfg.ResponseReserve, cfg.hasReserve = v.GetInt("responseReserve"), v.IsSet("responseReserve")
 	for _, g := range cfg.Ignore {
 		cfg.ignoreRes = append(cfg.ignoreRes, globRegexp(g))
 	}
@@ -166,8 +171,15 @@ func parseConfig(path string, data []byte) (*Config, []diag.Diagnostic, error) {
 
 // Settings are the manifest's settings with the config's defaults filling the
 // fields the manifest leaves unset: the lorebook's own word wins, since it
-// travels with the lorebook to the engine.
+// travels with the lorebook to the engine. A --context given to the command
+// (WithContext) wins over both, as in render.
 func (c *Config) Settings(book *schema.Lorebook) schema.Settings {
+	s, _ := c.settings(book)
+	return s
+}
+
+// settings is Settings with where the context size came from.
+func (c *Config) settings(book *schema.Lorebook) (schema.Settings, ContextSource) {
 	s := book.Manifest.Settings
 	if s.ContextTokens <= 0 {
 		// A hand-built or foreign lorebook may carry no settings at all.
@@ -175,16 +187,31 @@ func (c *Config) Settings(book *schema.Lorebook) schema.Settings {
 		s = schema.DefaultSettings()
 		s.Fields = fields
 	}
+	from := ContextDefault
+	if has(s.Fields, "contextTokens") {
+		from = ContextManifest
+	}
 	if c.Tokenizer != "" && !has(s.Fields, "tokenizer") {
 		s.Tokenizer = c.Tokenizer
 	}
 	if c.ContextTokens > 0 && !has(s.Fields, "contextTokens") {
-		s.ContextTokens = c.ContextTokens
+		s.ContextTokens, from = c.ContextTokens, ContextConfig
 	}
 	if c.hasReserve && !has(s.Fields, "responseReserve") {
 		s.ResponseReserve = c.ResponseReserve
 	}
-	return s
+	if c.contextFlag > 0 {
+		s.ContextTokens, from = c.contextFlag, ContextFlag
+	}
+	return s, from
+}
+
+// WithContext returns a copy of c whose context size (from a --context flag)
+// overrides the manifest's and the file's.
+func (c *Config) WithContext(tokens int) *Config {
+	cp := *c
+	cp.contextFlag = tokens
+	return &cp
 }
 
 func has(m map[string]schema.Pos, k string) bool { _, ok := m[k]; return ok }

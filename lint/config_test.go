@@ -53,13 +53,13 @@ func TestParseConfigNotYAML(t *testing.T) {
 func TestConfigAppliesLevelsIgnoresAndDefaults(t *testing.T) {
 	dir := t.TempDir()
 	cfgPath := filepath.Join(dir, ConfigName)
-	os.WriteFile(cfgPath, []byte("rules:\n  empty-content: error\n  keyword-overlap: off\nignore: [\"drafts/**\"]\ncontextTokens: 16384\ntokenizer: chars4\n"), 0o644)
+	os.WriteFile(cfgPath, []byte("rules:\n  empty-content: error\n  keyword-overlap: off\n  keyword-in-words: off\nignore: [\"drafts/**\"]\ncontextTokens: 16384\ntokenizer: chars4\n"), 0o644)
 	cfg, ds, err := LoadConfig(cfgPath)
 	if err != nil || len(ds) > 0 {
 		t.Fatal(err, ds)
 	}
 	book := &schema.Lorebook{Entries: []*schema.Entry{
-		entry("a", func(e *schema.Entry) { e.Content = ""; e.Pos.File = filepath.Join(dir, "book.yaml") }),
+		entry("qzx", func(e *schema.Entry) { e.Content = ""; e.Pos.File = filepath.Join(dir, "book.yaml") }),
 		entry("b", func(e *schema.Entry) { e.Content = ""; e.Pos.File = filepath.Join(dir, "drafts", "x", "b.yaml") }),
 		entry("bar", func(e *schema.Entry) { e.Keywords = []schema.Keyword{{Text: "bar"}}; e.Content = "barrels" }),
 	}}

@@ -26,12 +26,12 @@ func TestSuppressions(t *testing.T) {
 		entry *schema.Entry
 		want  []string // rule ids, in output order
 	}{
-		{"finding reported", entry("a", empty), []string{"empty-content"}},
-		{"ignored with reason", entry("a", empty, ignore("draft", "empty-content")), nil},
-		{"ignore without reason still works but is reported", entry("a", empty, ignore("", "empty-content")), []string{LintDirective}},
-		{"unused ignore", entry("a", ignore("old", "keyword-overlap")), []string{UnusedIgnore}},
-		{"unknown rule id", entry("a", empty, ignore("x", "empty-content", "no-such-rule")), []string{LintDirective}},
-		{"ignoring unused-ignore silences it", entry("a", ignore("x", "keyword-overlap", UnusedIgnore)), nil},
+		{"finding reported", entry("qzx", empty), []string{"empty-content"}},
+		{"ignored with reason", entry("qzx", empty, ignore("draft", "empty-content")), nil},
+		{"ignore without reason still works but is reported", entry("qzx", empty, ignore("", "empty-content")), []string{LintDirective}},
+		{"unused ignore", entry("qzx", ignore("old", "keyword-overlap")), []string{UnusedIgnore}},
+		{"unknown rule id", entry("qzx", empty, ignore("x", "empty-content", "no-such-rule")), []string{LintDirective}},
+		{"ignoring unused-ignore silences it", entry("qzx", ignore("x", "keyword-overlap", UnusedIgnore)), nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Run(&schema.Lorebook{Entries: []*schema.Entry{tc.entry}}, nil, nil)
@@ -48,7 +48,7 @@ func TestSuppressions(t *testing.T) {
 
 // Suppressions apply to the loader's findings too, matched to the entry by line.
 func TestSuppressLoaderFinding(t *testing.T) {
-	e := entry("a", ignore("legacy id", "schema"))
+	e := entry("qzx", ignore("legacy id", "schema"))
 	e.Pos.Line = 5
 	loaded := []diag.Diagnostic{{File: "book.yaml", Line: 6, Column: 3, Severity: diag.Error, Rule: "schema", Message: "bad"}}
 	if got := RunWith(&schema.Lorebook{Entries: []*schema.Entry{e}}, nil, nil, loaded); len(got) != 0 {

@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"strings"
+
 	"github.com/lorekit/lore/match"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
@@ -11,10 +13,18 @@ import (
 type shared struct {
 	kw      *keywordIndex
 	macros  *render.Macros
-	sizing  *render.Sizing
+	sizing  *sizing
 	counter tokenize.Counter
+	graph   *triggerGraph
+	words   *words
+	langs   *bookLanguages
 	// declared maps a declared variable id to its type.
 	declared map[string]string
+	// never marks entries that can never be sent (unreachable-entry's
+	// verdicts), which other rules leave alone.
+	never map[*schema.Entry]bool
+	// index maps an entry to its place in the book.
+	index map[*schema.Entry]int
 }
 
 // kwRef says whose keyword a matcher pattern is.
@@ -28,6 +38,10 @@ type kwRef struct {
 // primary and secondary keywords of enabled entries that are keyword-activated
 // (alwaysSend false). Always-sent entries are left out: their keywords decide
 // nothing (keywords-ignored says so), so they neither collide nor fire.
+//
+// Rules read it by group (every pattern with one normalised text, or one
+// regular expression), never pattern by pattern: a keyword that ten thousand
+// entries share is one group, so a text that mentions it costs one hit.
 type keywordIndex struct {
 	refs []kwRef
 	m    *match.Matcher
@@ -41,7 +55,14 @@ func (c *Context) keywords() *keywordIndex {
 		return c.shared.kw
 	}
 	idx := &keywordIndex{}
-	var ps []match.Pattern
+	n := 0
+	for _, e := range c.Book.Entries {
+		if triggerable(e) {
+			n += len(e.Keywords) + len(e.SecondaryKeywords)
+		}
+	}
+	idx.refs = make([]kwRef, 0, n)
+	ps := make([]match.Pattern, 0, n)
 	add := func(i int, e *schema.Entry, kws []schema.Keyword, secondary bool) {
 		for k := range kws {
 			idx.refs = append(idx.refs, kwRef{entry: i, kw: &kws[k], secondary: secondary})
@@ -61,9 +82,57 @@ func (c *Context) keywords() *keywordIndex {
 	return idx
 }
 
-// substringKeyword reports a primary literal keyword that matches inside longer
-// words: one without matchWholeWords (or written in a script without spaces,
-// where whole-word matching does not apply).
+// fires reports whether pattern p matches at occurrence o: a pattern that asks
+// for whole words needs a bounded one.
+func (idx *keywordIndex) fires(p int, o match.Occurrence) bool {
+	return o.Bounded || !idx.m.WantsBoundaries(p)
+}
+
+// substringKeyword reports a literal keyword that matches inside longer words:
+// one without matchWholeWords (or written in a script without spaces, where
+// whole-word matching does not apply).
 func substringKeyword(e *schema.Entry, kw string) bool {
 	return !match.IsRegex(kw) && (!e.MatchWholeWords || match.NoWordBoundaries(kw))
+}
+
+// entryName names an entry in a message: its id, and the name the creator gave
+// it when that says something the id does not (an imported "entry-13" is 刘琮
+// to its creator).
+func entryName(e *schema.Entry) string {
+	q := quote(e.ID)
+	if e.Name == "" || sameLetters(e.Name, e.ID) {
+		return q
+	}
+	name := strings.Join(strings.Fields(e.Name), " ")
+	if rs := []rune(name); len(rs) > 40 {
+		name = string(rs[:39]) + "…"
+	}
+	return q + " (" + name + ")"
+}
+
+// sameLetters says a name and an id spell the same thing: the ASCII letters and
+// digits of one, case folded, are found in the other's ("The Sleeping Stag"
+// and sleeping-stag, "Southsea" and southsea-2). A name in another script
+// never is.
+func sameLetters(name, id string) bool {
+	n, i := asciiLetters(name), asciiLetters(id)
+	if n == "" || i == "" {
+		return false
+	}
+	return strings.Contains(n, i) || strings.Contains(i, n)
+}
+
+func asciiLetters(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			b.WriteRune(r + 'a' - 'A')
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r >= 0x80:
+			return ""
+		}
+	}
+	return b.String()
 }

@@ -1,9 +1,10 @@
 // Package lint owns lore's lint rules (SPEC §6): the registry of rules with their
 // ids, default severities and docs anchors, the engine that runs them over a loaded
-// lorebook, per-entry `lint: {ignore: [...]}` suppressions, and the `.lore.yaml`
-// configuration (rule levels, ignored paths, budget defaults). It must not read
-// lorebooks (callers pass a loaded *schema.Lorebook), print anything, or re-implement
-// matching, activation or budgeting: it asks match and render.
+// lorebook, per-entry `lint: {ignore: [...]}` suppressions, the `.lore.yaml`
+// configuration (rule levels, ignored paths, budget defaults), baselines, and the
+// mechanical fixes of `lore lint --fix`. It must not read lorebooks (callers pass
+// a loaded *schema.Lorebook), print anything, or re-implement matching,
+// activation or budgeting: it asks match and render.
 package lint
 
 import (
@@ -22,6 +23,12 @@ type Rule struct {
 	Description string        // one line, what the rule finds
 	Help        string        // what to do about it (SARIF help text)
 	Check       func(*Context)
+	// Fix says what `lore lint --fix` changes for this rule's findings ("" when
+	// it changes nothing).
+	Fix string
+	// Off says the rule runs only when .lore.yaml (or --enable) gives it a
+	// level: it answers a question rather than finding a problem.
+	Off bool
 }
 
 // Anchor is the rule's section in docs/rules.md.
@@ -35,15 +42,21 @@ type finding struct {
 }
 
 // Context is what a rule sees: the lorebook, the variables file, the effective
-// settings and shared indexes built at most once per run.
+// settings, what it may assume of the engine, and shared indexes built at most
+// once per run.
 type Context struct {
 	Book     *schema.Lorebook
 	Vars     *schema.Vars // nil when no --vars was given
 	Settings schema.Settings
+	Engine   Engine
 
 	rule     *Rule
 	findings []finding
 	shared   *shared
+	// rejected holds the positions of values the loader reported as invalid
+	// (a section outside the enum, a depth that is not a number): rules must
+	// not reason from them, since the value the entry holds is a default.
+	rejected map[diag.Pos]bool
 }
 
 // Report records a finding of the running rule at p, on entry e (may be nil).
@@ -58,6 +71,25 @@ func (c *Context) ReportSeverity(sev diag.Severity, e *schema.Entry, p diag.Pos,
 		p = e.Pos
 	}
 	c.findings = append(c.findings, finding{d: diag.New(p, sev, c.rule.ID, format, args...), entry: e})
+}
+
+// reportGrouped is Report for one of possibly many findings with one cause:
+// text output folds those of one group into a line "<group with the count>:
+// <subjects>" (see Fold).
+func (c *Context) reportGrouped(e *schema.Entry, p diag.Pos, group, subject, format string, args ...any) {
+	c.Report(e, p, format, args...)
+	d := &c.findings[len(c.findings)-1].d
+	d.Group, d.Subject = group, subject
+}
+
+// rejectedField reports a field of e whose value the loader rejected.
+func (c *Context) rejectedField(e *schema.Entry, fields ...string) bool {
+	for _, f := range fields {
+		if p, ok := e.Fields[f]; ok && c.rejected[p] {
+			return true
+		}
+	}
+	return false
 }
 
 // Run lints book and returns its findings after suppressions and configuration,
@@ -75,14 +107,21 @@ func RunWith(book *schema.Lorebook, vars *schema.Vars, cfg *Config, loaded []dia
 	var fs []finding
 	if book != nil {
 		owner := entryLocator(book)
+		rejected := map[diag.Pos]bool{}
 		for _, d := range loaded {
 			fs = append(fs, finding{d: d, entry: owner(d)})
+			if d.Rule == "schema" && d.Severity == diag.Error {
+				rejected[d.Pos()] = true
+			}
 		}
-		ctx := &Context{Book: book, Vars: vars, Settings: cfg.Settings(book), shared: &shared{}}
+		settings, from := cfg.settings(book)
+		ctx := &Context{Book: book, Vars: vars, Settings: settings,
+			Engine: engineFor(cfg.engineName(book), book, vars, settings, from),
+			shared: &shared{}, rejected: rejected}
 		for i := range registry {
 			r := &registry[i]
-			if r.Check == nil {
-				continue
+			if r.Check == nil || r.Off && cfg.Rules[r.ID] == 0 {
+				continue // a rule off by default runs only when the configuration gives it a level
 			}
 			ctx.rule = r
 			r.Check(ctx)
@@ -97,9 +136,13 @@ func RunWith(book *schema.Lorebook, vars *schema.Vars, cfg *Config, loaded []dia
 	out := make([]diag.Diagnostic, 0, len(fs))
 	for _, f := range fs {
 		d, keep := cfg.apply(f.d)
-		if keep {
-			out = append(out, d)
+		if !keep {
+			continue
 		}
+		if f.entry != nil && d.Entry == "" {
+			d.Entry = f.entry.ID
+		}
+		out = append(out, d)
 	}
 	return diag.Sort(out)
 }
@@ -128,19 +171,23 @@ func dedupeDuplicateID(loaded []diag.Diagnostic, fs []finding) []finding {
 }
 
 // entryLocator returns a function that finds the entry a loader diagnostic falls
-// in: the last entry of the same file that starts at or before its line (binary
-// search, so a file with many schema errors stays linear-logarithmic).
+// in: the last entry of the same file that starts at or before its position
+// (binary search, so a file with many schema errors stays linear-logarithmic).
+// Positions compare by line, then column, so that entries of a minified JSON
+// file, all on line 1, are told apart.
 func entryLocator(book *schema.Lorebook) func(diag.Diagnostic) *schema.Entry {
 	byFile := map[string][]*schema.Entry{}
 	for _, e := range book.Entries {
 		byFile[e.Pos.File] = append(byFile[e.Pos.File], e)
 	}
+	before := func(a, b diag.Pos) bool { return a.Line < b.Line || (a.Line == b.Line && a.Col < b.Col) }
 	for _, es := range byFile {
-		sort.SliceStable(es, func(i, j int) bool { return es[i].Pos.Line < es[j].Pos.Line })
+		sort.SliceStable(es, func(i, j int) bool { return before(es[i].Pos, es[j].Pos) })
 	}
 	return func(d diag.Diagnostic) *schema.Entry {
 		es := byFile[d.File]
-		i := sort.Search(len(es), func(i int) bool { return es[i].Pos.Line > d.Line })
+		p := d.Pos()
+		i := sort.Search(len(es), func(i int) bool { return before(p, es[i].Pos) })
 		if i == 0 {
 			return nil
 		}

@@ -7,7 +7,7 @@ import "github.com/lorekit/lore/schema"
 // negative one (depth counts messages back from the newest, from 0).
 func checkDepthIgnored(c *Context) {
 	for _, e := range c.Book.Entries {
-		if e.Depth == nil {
+		if e.Depth == nil || c.rejectedField(e, "section", "depth") {
 			continue
 		}
 		p := e.FieldPos("depth")

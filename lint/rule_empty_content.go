@@ -7,7 +7,8 @@ import "strings"
 func checkEmptyContent(c *Context) {
 	for _, e := range c.Book.Entries {
 		if e.Enabled && strings.TrimSpace(e.Content) == "" {
-			c.Report(e, e.FieldPos("content"), "entry %q has no content; write it, or set enabled: false while it is a draft", e.ID)
+			c.reportGrouped(e, e.FieldPos("content"), "%d entries have no content; write them, or disable them while they are drafts", entryName(e),
+				"entry %s has no content; write it, or set enabled: false while it is a draft", entryName(e))
 		}
 	}
 }

@@ -1,17 +1,27 @@
 package lint
 
 // checkEntryOverBudget reports story cards (enabled chat-history entries) larger
-// than the whole story-card share: activation may pick them, but the budget never
-// has room, so they are dropped from every prompt.
+// than the whole budget a card competes for: activation may pick them, but the
+// budget never has room, so they are dropped from every prompt. The message says
+// the context it assumed and where that came from (a default nobody chose is
+// named as such). Entries that can never be sent anyway are left to
+// unreachable-entry.
 func checkEntryOverBudget(c *Context) {
-	sz := c.sizing()
-	for _, card := range sz.Cards {
-		if !card.Over {
+	budget := c.cardBudget()
+	for _, card := range c.cardsOver(budget.Tokens) {
+		e := card.Entry
+		if c.neverSent(e) || c.rejectedField(e, "section", "alwaysSend", "enabled") {
 			continue
 		}
-		e := card.Entry
+		if f, ok := c.fate(c.index(e)); ok && f.Activation == "always" {
+			continue // the engine sends it outside the budget
+		}
+		then := budget.Then
+		if then == "" {
+			then = "so it can never be included"
+		}
 		c.Report(e, e.FieldPos("content"),
-			"entry %q is %d tokens, more than the whole story-card share of %d tokens (%.0f%% of the %d tokens Required leaves), so it can never be included; shorten it or split it into several cards",
-			e.ID, card.Tokens, sz.CardsShare, c.Settings.Shares.Cards*100, sz.Remainder)
+			"entry %s is %d tokens, more than %s, %s; shorten it or split it into several entries",
+			entryName(e), card.Tokens, budget.Says, then)
 	}
 }

@@ -18,7 +18,8 @@ func checkExamplesFormat(c *Context) {
 		chars = append(chars, ch)
 	}
 	for _, e := range c.Book.Entries {
-		if !e.Enabled || e.Section != schema.SectionExamples || e.Content == "" {
+		if !e.Enabled || e.Section != schema.SectionExamples || e.Content == "" || worldInfoAtExamples(e) ||
+			c.rejectedField(e, "section") || c.neverSent(e) {
 			continue
 		}
 		blocks := render.ParseExamples(e.Content, users, chars)
@@ -27,7 +28,7 @@ func checkExamplesFormat(c *Context) {
 			turns += len(b.Turns)
 		}
 		if turns == 0 {
-			c.Report(e, e.FieldPos("content"), "examples entry %q has no speaker lines; start each turn with `{{user}}:` or `{{char}}:` so it is sent as an example chat", e.ID)
+			c.Report(e, e.FieldPos("content"), "examples entry %s has no speaker lines; start each turn with `{{user}}:` or `{{char}}:` so it is sent as an example chat", entryName(e))
 			continue
 		}
 		for _, b := range blocks {
@@ -39,4 +40,26 @@ func checkExamplesFormat(c *Context) {
 			}
 		}
 	}
+}
+
+// worldInfoAtExamples reports an entry imported from SillyTavern world info
+// placed before or after the example messages (positions 5 and 6): lore text
+// that sits next to the examples, not example dialogue, so it owes nothing to
+// the examples' format. A card's character_book keeps ST's position under its
+// own extensions.
+func worldInfoAtExamples(e *schema.Entry) bool {
+	for _, ext := range e.Extensions {
+		m, ok := ext.(map[string]any)
+		if !ok {
+			continue
+		}
+		pos, ok := m["position"].(float64)
+		if inner, isMap := m["extensions"].(map[string]any); !ok && isMap {
+			pos, ok = inner["position"].(float64)
+		}
+		if ok && (pos == 5 || pos == 6) {
+			return true
+		}
+	}
+	return false
 }

@@ -3,7 +3,6 @@ package lint
 import (
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -81,7 +80,6 @@ type formatCheck struct {
 }
 
 var (
-	yamlLineRe    = regexp.MustCompile(`^yaml: line (\d+): `)
 	templateKeyRe = regexp.MustCompile(`(?m)^\s*(format|rule)\s*:`)
 )
 
@@ -100,14 +98,11 @@ func (f *formatCheck) block(b fblock) {
 		if !templateKeyRe.MatchString(text) {
 			return
 		}
-		msg := err.Error()
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
 		off := b.start
-		if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
-			n, _ := strconv.Atoi(m[1])
-			off = f.lineOffset(n, 1)
-			msg = msg[len(m[0]):]
-		} else {
-			msg = strings.TrimPrefix(msg, "yaml: ")
+		if line, _, problem, ok := schema.YAMLErrorLine([]byte(text), err); ok {
+			off = f.lineOffset(line, 1)
+			msg = problem
 		}
 		f.report(off, "output-format block is not valid YAML: %s; fix the indentation or quote the value", msg)
 		return

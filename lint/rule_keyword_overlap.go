@@ -1,210 +1,173 @@
 package lint
 
 import (
+	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/lorekit/lore/match"
 )
 
-// checkKeywordOverlap reports primary keywords that match inside longer text the
-// creator did not mean: another entry's keyword ("bar" inside "barrel bar"), or a
-// word of the lorebook's own content ("bar" inside "barrel"). Both are found by
-// running the shared automaton once over a joined text — all keyword texts, then
-// the set of distinct content words — never by comparing keywords pairwise.
-// Keywords with matchWholeWords are left out (the matcher already refuses their
-// hits inside words), and so are keywords written without word boundaries (CJK,
-// Thai): they always match as substrings, which whole-word-cjk explains.
+// checkKeywordOverlap reports a primary keyword that fires inside a word of
+// another entry's keyword ("En" inside "Nen", "Witch" inside "Switchblade"):
+// whenever the chat mentions that one, this entry fires too, though nobody
+// mentioned it. A keyword that is a whole word of the longer one ("Kurumi" in
+// "Kurumi Tokisaki", "Shido" in "Shido's House") is a real mention and is left
+// alone, as are inflections and derivations ("Spirit" in "Spirits", "magic"
+// in "magical forest"; see insideWord).
+//
+// It runs the shared automaton once over the distinct keyword texts joined, so
+// it never compares keywords pairwise. Keywords with matchWholeWords are left
+// out (the matcher refuses their hits inside words), and so are keywords
+// written without word boundaries (CJK, Thai), whose words lint cannot tell.
 func checkKeywordOverlap(c *Context) {
 	idx := c.keywords()
-	eligible := func(p int) bool {
-		ref := idx.refs[p]
-		return !ref.secondary && substringKeyword(c.Book.Entries[ref.entry], ref.kw.Text) &&
-			!match.NoWordBoundaries(ref.kw.Text)
+	groups := idx.m.Groups()
+	if len(groups) == 0 {
+		return
 	}
-
-	// 1. A keyword inside another entry's keyword.
-	var texts []int // pattern index of each joined keyword text
-	var starts []int
+	starts := make([]int, len(groups))
 	var b strings.Builder
-	for p, ref := range idx.refs {
-		if ref.secondary || match.IsRegex(ref.kw.Text) {
-			continue
-		}
-		texts = append(texts, p)
-		starts = append(starts, b.Len())
-		b.WriteString(ref.kw.Text)
-		b.WriteString("\n") // a separator no keyword spans
+	for g := range groups {
+		starts[g] = b.Len()
+		b.WriteString(groups[g].Text)
+		b.WriteByte('\n') // a separator no keyword spans
 	}
 	joined := b.String()
-	// An entry that has the longer keyword itself fires with it anyway: for
-	// each normalised keyword, the entries that carry it as a primary keyword.
-	groupOf := map[int]int{}
-	groups := idx.m.Groups()
-	for g := range groups {
-		for _, p := range groups[g].Patterns {
-			groupOf[p] = g
+	inside := map[int][]int{} // inner group → outer groups it fires inside
+	idx.m.Occurrences(joined, func(o match.Occurrence) {
+		if o.Group >= len(groups) {
+			return // a regular expression: it says what it means
 		}
+		t := sort.SearchInts(starts, o.Start+1) - 1
+		if t == o.Group {
+			return
+		}
+		outer := groups[t].Text
+		s, e := o.Start-starts[t], o.End-starts[t]
+		ws, we := c.wordAround(outer, s, e)
+		if insideWord(outer[ws:we], s-ws, e-ws) {
+			inside[o.Group] = append(inside[o.Group], t)
+		}
+	})
+	if len(inside) == 0 {
+		return
 	}
-	carries := func(entry, pattern int) bool {
-		g, ok := groupOf[pattern]
-		if !ok {
-			return false
-		}
-		for _, p := range groups[g].Patterns {
-			if r := idx.refs[p]; r.entry == entry && !r.secondary {
-				return true
-			}
-		}
-		return false
-	}
-	inKeyword := map[int][]int{} // contained pattern → containing patterns
-	for _, h := range idx.m.Find(joined) {
-		if !eligible(h.Pattern) {
+	owners := primaryOwners(idx)
+	told := map[[2]int]bool{} // entry, group: a keyword written twice is one finding
+	for p, ref := range idx.refs {
+		if ref.secondary {
 			continue
 		}
-		t := sort.SearchInts(starts, h.Start+1) - 1
-		if t < 0 {
+		g := idx.m.PatternGroup(p)
+		if told[[2]int{ref.entry, g}] {
 			continue
 		}
-		outer := texts[t]
-		end := len(joined) - 1
-		if t+1 < len(starts) {
-			end = starts[t+1] - 1
-		}
-		if idx.refs[outer].entry == idx.refs[h.Pattern].entry {
-			continue // an entry's own longer keyword fires the entry anyway
-		}
-		if h.Start == starts[t] && h.End == end {
-			continue // the same keyword: keyword-collision's case
-		}
-		if carries(idx.refs[h.Pattern].entry, outer) {
-			continue
-		}
-		inKeyword[h.Pattern] = append(inKeyword[h.Pattern], outer)
-	}
-	for p := range idx.refs {
-		outers := inKeyword[p]
+		told[[2]int{ref.entry, g}] = true
+		outers := inside[g]
 		if len(outers) == 0 {
 			continue
 		}
-		ref := idx.refs[p]
 		e := c.Book.Entries[ref.entry]
-		o := idx.refs[outers[0]]
-		more := ""
-		if n := distinctEntries(idx, outers) - 1; n > 0 {
-			more = " (and keywords of " + itoa(n) + " more entries)"
-		}
-		c.Report(e, ref.kw.Pos,
-			"keyword %q matches inside %q, a keyword of entry %q at %s%s: this entry fires whenever that one does; set matchWholeWords: true or use a longer keyword",
-			ref.kw.Text, o.kw.Text, c.Book.Entries[o.entry].ID, lineOf(o.kw.Pos), more)
-	}
-
-	// 2. A keyword inside a word of the lorebook's own text.
-	words := c.contentWords()
-	b.Reset()
-	wstarts := make([]int, len(words.list))
-	for i, w := range words.list {
-		wstarts[i] = b.Len()
-		b.WriteString(w)
-		b.WriteString("\n")
-	}
-	joined = b.String()
-	inWord := map[int][]int{} // pattern → word indexes
-	for _, h := range idx.m.Find(joined) {
-		if !eligible(h.Pattern) {
+		if !substringKeyword(e, ref.kw.Text) || match.NoWordBoundaries(ref.kw.Text) {
 			continue
 		}
-		w := sort.SearchInts(wstarts, h.Start+1) - 1
-		if w < 0 || (h.Start == wstarts[w] && h.End == wstarts[w]+len(words.list[w])) {
-			continue // the whole word is the keyword: a real mention
-		}
-		if h.Start == wstarts[w] && inflection(words.list[w][h.End-wstarts[w]:]) {
-			continue // "dragon" in "dragons": matching the plural is why it is a substring keyword
-		}
-		inWord[h.Pattern] = append(inWord[h.Pattern], w)
-	}
-	for p := range idx.refs {
-		ws := inWord[p]
-		if len(ws) == 0 || len(inKeyword[p]) > 0 {
-			continue
-		}
-		// The most frequent words first: they are the ones chats will contain.
-		sort.SliceStable(ws, func(i, j int) bool { return words.count[ws[i]] > words.count[ws[j]] })
-		names := make([]string, 0, len(ws))
-		seen := map[int]bool{}
-		for _, w := range ws {
-			if !seen[w] {
-				seen[w] = true
-				names = append(names, words.list[w])
+		sort.Ints(outers)
+		outers = compactInts(outers)
+		inside[g] = outers
+		first, more := -1, 0
+		for _, t := range outers {
+			os := owners[t]
+			if len(os) == 0 {
+				continue // only a secondary keyword: it activates nothing
+			}
+			if i := sort.SearchInts(os, ref.entry); i < len(os) && os[i] == ref.entry {
+				continue // the entry has the longer keyword itself: it fires with it anyway
+			}
+			if first < 0 {
+				first = t
+			} else {
+				more++
 			}
 		}
-		ref := idx.refs[p]
-		c.Report(c.Book.Entries[ref.entry], ref.kw.Pos,
-			"keyword %q also fires inside %s, used in this lorebook's text; set matchWholeWords: true or use a longer keyword",
-			ref.kw.Text, wordList(names))
-	}
-}
-
-func wordList(names []string) string {
-	s := quoteList(names, 3)
-	if len(names) == 1 {
-		return "the word " + s
-	}
-	return "the words " + s
-}
-
-func distinctEntries(idx *keywordIndex, ps []int) int {
-	seen := map[int]bool{}
-	for _, p := range ps {
-		seen[idx.refs[p].entry] = true
-	}
-	return len(seen)
-}
-
-// words is the set of distinct words of every enabled entry's content, each
-// with how often it occurs, sorted so the joined text is deterministic.
-type words struct {
-	list  []string
-	count []int
-}
-
-func (c *Context) contentWords() *words {
-	counts := map[string]int{}
-	for _, e := range c.Book.Entries {
-		if !e.Enabled {
+		if first < 0 {
 			continue
 		}
-		for _, w := range strings.FieldsFunc(e.Content, notWordRune) {
-			counts[strings.ToLower(w)]++
+		op := firstPrimary(idx, first)
+		o := idx.refs[op]
+		tail := ""
+		if more > 0 {
+			tail = " and inside " + itoa(more) + " more keywords"
+		}
+		c.Report(e, ref.kw.Pos,
+			"keyword %q fires inside %q, a keyword of entry %s at %s%s: this entry fires whenever that one does; %s or use a longer keyword",
+			ref.kw.Text, o.kw.Text, entryName(c.Book.Entries[o.entry]), lineOf(o.kw.Pos), tail, c.wholeWordsAdvice(ref.kw.Text))
+	}
+}
+
+// wordAround widens [s, e) of text to the word it lies in.
+func (c *Context) wordAround(text string, s, e int) (int, int) {
+	for s > 0 {
+		r, n := utf8.DecodeLastRuneInString(text[:s])
+		if c.notWordRune(r) {
+			break
+		}
+		s -= n
+	}
+	for e < len(text) {
+		r, n := utf8.DecodeRuneInString(text[e:])
+		if c.notWordRune(r) {
+			break
+		}
+		e += n
+	}
+	return s, e
+}
+
+// wholeWordsAdvice is "set matchWholeWords: true" in the book's format's words.
+func (c *Context) wholeWordsAdvice(kw string) string {
+	w := c.say().wholeWords
+	if w == "" {
+		return "reword it"
+	}
+	if strings.Contains(w, "%s") {
+		w = strings.Replace(w, "%s", regexp.QuoteMeta(kw), 1)
+	}
+	return w + ","
+}
+
+// primaryOwners lists, per literal group, the entries that carry it as a
+// primary keyword, ascending.
+func primaryOwners(idx *keywordIndex) [][]int {
+	out := make([][]int, idx.m.NumGroups())
+	for g := range out {
+		for _, p := range idx.m.GroupPatterns(g) {
+			if r := idx.refs[p]; !r.secondary && (len(out[g]) == 0 || out[g][len(out[g])-1] != r.entry) {
+				out[g] = append(out[g], r.entry)
+			}
 		}
 	}
-	ws := &words{list: make([]string, 0, len(counts))}
-	for w := range counts {
-		ws.list = append(ws.list, w)
-	}
-	sort.Strings(ws.list)
-	ws.count = make([]int, len(ws.list))
-	for i, w := range ws.list {
-		ws.count[i] = counts[w]
-	}
-	return ws
+	return out
 }
 
-// inflection reports an English inflectional ending: a keyword matching its own
-// plural or past tense is what substring matching is for, not an accident.
-func inflection(rest string) bool {
-	switch rest {
-	case "s", "es", "'s", "’s", "ed", "d", "ing":
-		return true
+// firstPrimary is the first primary pattern of a group.
+func firstPrimary(idx *keywordIndex, g int) int {
+	ps := idx.m.GroupPatterns(g)
+	for _, p := range ps {
+		if !idx.refs[p].secondary {
+			return p
+		}
 	}
-	return false
+	return ps[0]
 }
 
-// notWordRune ends a word of the lorebook's text: anything but a letter or
-// digit, and the characters of scripts written without spaces ("xml注释" holds
-// the word "xml"; keywords in those scripts always match as substrings and are
-// left out of this check anyway). match decides both, as activation does.
-func notWordRune(r rune) bool {
-	return !match.IsWordRune(r) || match.IsNoSpaceRune(r)
+func compactInts(xs []int) []int {
+	out := xs[:0]
+	for i, x := range xs {
+		if i == 0 || x != xs[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
 }

@@ -3,183 +3,104 @@ package lint
 import (
 	"sort"
 	"strings"
-
-	"github.com/lorekit/lore/schema"
 )
 
-// edge is "the content of from activates to", with the keyword of to that the
-// content contains and where.
-type edge struct {
-	to     int
-	word   string
-	offset int // byte offset in from's content; -1 when only the expanded text has it
-}
-
-// checkRecursionLoop builds the trigger graph — A → B when A's content would
-// activate B during recursion (SPEC §1) — with one automaton pass over each
-// content, then finds its strongly connected components (Tarjan). Every component
-// of two or more entries is reported once, at the entry with the smallest id in it, with one
-// shortest cycle through that entry spelled out.
-//
-// Sources are the entries whose content is scanned: enabled, keyword-activated or
-// constant, without preventRecursion. Targets are keyword-activated entries
-// without excludeRecursion. An edge needs a primary keyword in the content and
-// the target's secondary logic to hold on that same content.
+// checkRecursionLoop reports every strongly connected group of the trigger graph
+// (see triggerGraph) with two or more entries, once: its size, its members
+// (the first few by name) and, as the example, one shortest cycle through the
+// member with the smallest id. Reporting cycles instead would report one
+// 2-entry cycle of a 78-entry group and hide the rest, or report thousands.
 func checkRecursionLoop(c *Context) {
-	if c.Settings.RecursionLimit == 0 && has(c.Settings.Fields, "recursionLimit") {
+	if c.Engine.NoRecursion || c.Settings.RecursionLimit == 0 && has(c.Settings.Fields, "recursionLimit") {
 		return // recursion is off: contents activate nothing
 	}
 	g := c.triggerGraph()
-	for _, comp := range tarjan(g) {
-		if len(comp) == 1 {
-			// A self-loop (an entry mentioning its own keyword) does nothing: an
-			// entry activates at most once per render. Nearly every entry has
-			// one, so reporting them would bury the real cycles.
-			continue
-		}
+	for _, comp := range g.components() {
 		start := comp[0]
 		for _, n := range comp[1:] {
 			if c.Book.Entries[n].ID < c.Book.Entries[start].ID {
 				start = n
 			}
 		}
-		cycle := shortestCycle(g, start, comp)
+		cycle := g.shortestCycle(start, comp)
+		if len(cycle) == 0 {
+			continue // cannot happen in a component of two entries or more
+		}
 		var b strings.Builder
-		b.WriteString(c.Book.Entries[start].ID)
-		for _, ed := range cycle {
-			b.WriteString(" → " + c.Book.Entries[ed.to].ID + " (via \"" + ed.word + "\")")
+		named := map[int]bool{}
+		say := func(i int) {
+			e := c.Book.Entries[i]
+			b.WriteString(e.ID)
+			if !named[i] && e.Name != "" && !sameLetters(e.Name, e.ID) {
+				b.WriteString(" " + quote(e.Name))
+			}
+			named[i] = true
+		}
+		say(start)
+		for _, st := range cycle {
+			b.WriteString(" → ")
+			say(st.to)
+			b.WriteString(" (via " + quote(st.word) + ")")
 		}
 		e := c.Book.Entries[start]
 		p := e.FieldPos("content")
 		if cycle[0].offset >= 0 {
 			p = e.PosInContent(cycle[0].offset)
 		}
-		c.Report(e, p, "recursion loop: %s; set preventRecursion on one of them or reword", b.String())
-	}
-}
-
-// triggerGraph returns, for each entry index, its out-edges sorted by target.
-func (c *Context) triggerGraph() [][]edge {
-	idx := c.keywords()
-	entries := c.Book.Entries
-	g := make([][]edge, len(entries))
-	// Per target, scratch state stamped with the source it belongs to, so no map
-	// is allocated per content.
-	type state struct {
-		stamp     int
-		primary   int // pattern of the first primary hit, -1 none
-		offset    int
-		secondary map[int]bool
-	}
-	st := make([]state, len(entries))
-	for i := range st {
-		st[i].stamp = -1
-	}
-	var touched []int
-	for a, e := range entries {
-		if !e.Enabled || e.PreventRecursion || !(e.IsConstant() || !e.AlwaysSend) || e.Content == "" {
+		if len(comp) == len(cycle) {
+			c.Report(e, p, "recursion loop: %s; set preventRecursion on one of them or reword", b.String())
 			continue
 		}
-		text, exact := c.scannedContent(e)
-		touched = touched[:0]
-		for _, h := range idx.m.Find(text) {
-			ref := idx.refs[h.Pattern]
-			b := ref.entry
-			if entries[b].ExcludeRecursion {
-				continue
-			}
-			s := &st[b]
-			if s.stamp != a {
-				*s = state{stamp: a, primary: -1}
-				touched = append(touched, b)
-			}
-			if ref.secondary {
-				if s.secondary == nil {
-					s.secondary = map[int]bool{}
-				}
-				s.secondary[h.Pattern] = true
-			} else if s.primary < 0 {
-				s.primary, s.offset = h.Pattern, h.Start
-			}
+		const show = 5
+		names := make([]string, 0, show)
+		for _, i := range comp[:min(len(comp), show)] {
+			names = append(names, entryName(c.Book.Entries[i]))
 		}
-		sort.Ints(touched)
-		for _, b := range touched {
-			s := &st[b]
-			if s.primary < 0 || !secondaryHolds(entries[b], len(s.secondary)) {
-				continue
-			}
-			off := s.offset
-			if !exact {
-				off = -1
-			}
-			g[a] = append(g[a], edge{to: b, word: idx.refs[s.primary].kw.Text, offset: off})
+		more := ""
+		if len(comp) > show {
+			more = " and " + itoa(len(comp)-show) + " more"
 		}
+		c.Report(e, p, "recursion loop: %d entries activate each other (%s%s); the shortest cycle through %s: %s; set preventRecursion on the entries whose content should not activate others, or excludeRecursion on those only the chat should activate",
+			len(comp), strings.Join(names, ", "), more, e.ID, b.String())
 	}
-	return g
 }
 
-// secondaryHolds applies SPEC §1's secondary logic given how many distinct
-// secondary keywords matched the same text as the primary.
-func secondaryHolds(e *schema.Entry, matched int) bool {
-	n := len(e.SecondaryKeywords)
-	if n == 0 {
-		return true
-	}
-	switch e.SecondaryKeywordLogic {
-	case schema.AndAll:
-		return matched >= n
-	case schema.NotAny:
-		return matched == 0
-	case schema.NotAll:
-		return matched < n
-	}
-	return matched > 0 // AND_ANY, the default
-}
-
-// scannedContent is the content as recursion scans it: macros expanded (SPEC §3).
-// exact says offsets in it are offsets in the source content.
-func (c *Context) scannedContent(e *schema.Entry) (string, bool) {
-	if !strings.Contains(e.Content, "{{") {
-		return e.Content, true
-	}
-	x := c.macros().Expand(e.Content)
-	return x, x == e.Content
-}
-
-// tarjan returns the strongly connected components of g, each sorted, in a
-// deterministic order. It is iterative so that a 20,000-entry chain cannot
-// exhaust the stack.
-func tarjan(g [][]edge) [][]int {
-	n := len(g)
-	index := make([]int, n)
-	low := make([]int, n)
+// components returns the strongly connected components of the graph that hold
+// two entries or more, as sorted entry indexes, in order of their first entry.
+// Group nodes take part in the search but are not listed. Tarjan's algorithm,
+// iterative so that a 100,000-entry chain cannot exhaust the stack.
+func (g *triggerGraph) components() [][]int {
+	n := len(g.adj)
+	index := make([]int32, n)
+	low := make([]int32, n)
 	on := make([]bool, n)
 	for i := range index {
 		index[i] = -1
 	}
 	var comps [][]int
-	var sccStack []int
-	next := 0
+	var stack []int
+	var next int32
 	type frame struct{ v, i int }
-	for root := 0; root < n; root++ {
+	var call []frame
+	for root := 0; root < g.entries; root++ {
 		if index[root] >= 0 {
 			continue
 		}
-		call := []frame{{root, 0}}
+		call = append(call[:0], frame{root, 0})
 		index[root], low[root] = next, next
 		next++
-		sccStack = append(sccStack, root)
+		stack = append(stack, root)
 		on[root] = true
 		for len(call) > 0 {
 			f := &call[len(call)-1]
 			v := f.v
-			if f.i < len(g[v]) {
-				w := g[v][f.i].to
+			if f.i < len(g.adj[v]) {
+				w := int(g.adj[v][f.i].to)
 				f.i++
 				if index[w] < 0 {
 					index[w], low[w] = next, next
 					next++
-					sccStack = append(sccStack, w)
+					stack = append(stack, w)
 					on[w] = true
 					call = append(call, frame{w, 0})
 				} else if on[w] && index[w] < low[v] {
@@ -194,17 +115,22 @@ func tarjan(g [][]edge) [][]int {
 					low[u] = low[v]
 				}
 			}
-			if low[v] == index[v] {
-				var comp []int
-				for {
-					w := sccStack[len(sccStack)-1]
-					sccStack = sccStack[:len(sccStack)-1]
-					on[w] = false
+			if low[v] != index[v] {
+				continue
+			}
+			var comp []int
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				on[w] = false
+				if w < g.entries {
 					comp = append(comp, w)
-					if w == v {
-						break
-					}
 				}
+				if w == v {
+					break
+				}
+			}
+			if len(comp) >= 2 {
 				sort.Ints(comp)
 				comps = append(comps, comp)
 			}
@@ -214,43 +140,107 @@ func tarjan(g [][]edge) [][]int {
 	return comps
 }
 
-// shortestCycle is a breadth-first search from start back to start inside its
-// component; edges are tried in target order, so the cycle is deterministic.
-func shortestCycle(g [][]edge, start int, comp []int) []edge {
+// step is one entry of a cycle: reached by the keyword word, which the
+// previous entry's content holds at offset (-1 when only the expanded text
+// has it).
+type step struct {
+	to     int
+	word   string
+	offset int
+}
+
+// shortestCycle finds a cycle from start back to start inside its component
+// with the fewest entries: a breadth-first search where entering a group node
+// costs nothing and leaving it for an entry costs one (0-1 BFS with a deque).
+// A state is a node and whether the path has entered an entry other than
+// start yet, so that start's own keyword (a group node start reaches
+// directly) cannot cut the search short. Edges are tried in order, so the
+// cycle is deterministic.
+func (g *triggerGraph) shortestCycle(start int, comp []int) []step {
 	in := make(map[int]bool, len(comp))
 	for _, v := range comp {
 		in[v] = true
 	}
-	type via struct {
-		from int
-		e    edge
+	inside := func(v int) bool { return v >= g.entries || in[v] }
+	type state struct {
+		node  int
+		moved bool
 	}
-	prev := map[int]via{}
-	queue := []int{start}
-	seen := map[int]bool{start: true}
-	for len(queue) > 0 {
-		v := queue[0]
-		queue = queue[1:]
-		for _, ed := range g[v] {
-			if !in[ed.to] || ed.to == v {
-				continue // self-loops are not cycles worth reporting (see above)
+	type via struct {
+		from state
+		edge int
+	}
+	prev := map[state]via{}
+	dist := map[state]int{{start, false}: 0}
+	deque := []state{{start, false}}
+	head := 0
+	var back state // the state whose edge returns to start
+	backEdge, best := 0, -1
+	for head < len(deque) {
+		v := deque[head]
+		head++
+		if best >= 0 && dist[v] >= best {
+			continue
+		}
+		for k, ed := range g.adj[v.node] {
+			w := int(ed.to)
+			if !inside(w) {
+				continue
 			}
-			if ed.to == start {
-				path := []edge{ed}
-				for u := v; u != start; u = prev[u].from {
-					path = append(path, prev[u].e)
-				}
-				for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
-					path[i], path[j] = path[j], path[i]
-				}
-				return path
+			cost := 1
+			if w >= g.entries {
+				cost = 0
 			}
-			if !seen[ed.to] {
-				seen[ed.to] = true
-				prev[ed.to] = via{from: v, e: ed}
-				queue = append(queue, ed.to)
+			d := dist[v] + cost
+			if w == start {
+				if v.moved && (best < 0 || d < best) {
+					best, back, backEdge = d, v, k
+				}
+				continue
+			}
+			ws := state{w, v.moved || w < g.entries}
+			if old, ok := dist[ws]; ok && old <= d {
+				continue
+			}
+			dist[ws] = d
+			prev[ws] = via{v, k}
+			if cost == 0 && head > 0 {
+				// 0-1 BFS: a free edge goes to the front. The deque is a
+				// slice read from head; the slot before head is free.
+				head--
+				deque[head] = ws
+			} else {
+				deque = append(deque, ws)
 			}
 		}
 	}
-	return nil
+	if best < 0 {
+		return nil
+	}
+	// Walk back from the closing edge to start, then forward as steps.
+	states := []state{back}
+	for v := back; v.node != start || v.moved; {
+		v = prev[v].from
+		states = append(states, v)
+	}
+	for i, j := 0, len(states)-1; i < j; i, j = i+1, j-1 {
+		states[i], states[j] = states[j], states[i]
+	}
+	var out []step
+	offset := -1
+	for i, v := range states {
+		var ed edge
+		if i+1 < len(states) {
+			ed = g.adj[v.node][prev[states[i+1]].edge]
+		} else {
+			ed = g.adj[back.node][backEdge]
+		}
+		if v.node < g.entries {
+			offset = int(ed.offset)
+		}
+		if w := int(ed.to); w < g.entries {
+			out = append(out, step{to: w, word: g.word(ed), offset: offset})
+		}
+	}
+	return out
 }

@@ -13,6 +13,9 @@ import (
 // SPEC §4's priority order, before a single chat message is added. The message
 // names the largest always-sent entries, which are where the tokens are.
 func checkRequiredOverCap(c *Context) {
+	if c.Engine.NoRequiredCap {
+		return // the engine has no Required part to be over
+	}
 	sz := c.sizing()
 	if sz.RequiredTotal <= sz.RequiredCap {
 		return
@@ -25,7 +28,7 @@ func checkRequiredOverCap(c *Context) {
 	var bigs []big
 	for _, e := range c.Book.Entries {
 		if e.Enabled && e.AlwaysSend && e.Section != schema.SectionChatHistory {
-			bigs = append(bigs, big{e.ID, c.shared.counter.Count(e.Content)})
+			bigs = append(bigs, big{entryName(e), c.shared.counter.Count(e.Content)})
 		}
 	}
 	sort.SliceStable(bigs, func(i, j int) bool { return bigs[i].n > bigs[j].n })
@@ -34,15 +37,15 @@ func checkRequiredOverCap(c *Context) {
 		if i == 3 || b.n == 0 {
 			break
 		}
-		names = append(names, fmt.Sprintf("%s (%d)", b.id, b.n))
+		names = append(names, fmt.Sprintf("%s with %d tokens", b.id, b.n))
 	}
 	largest := ""
 	if len(names) > 0 {
 		largest = "; largest: " + strings.Join(names, ", ")
 	}
 	c.Report(nil, c.manifestPos("contextTokens"),
-		"always-sent (Required) pieces take %d tokens, over the Required cap of %d (%.0f%% of %d available = contextTokens %d − responseReserve %d), so some are cut or left out of every prompt%s; shorten them, make some keyword-activated, or raise contextTokens",
-		sz.RequiredTotal, sz.RequiredCap, s.RequiredCap*100, s.Available(), s.ContextTokens, s.ResponseReserve, largest)
+		"always-sent (Required) pieces take %d tokens, over the Required cap of %d (%.0f%% of the %d tokens left of %s after the %d-token response reserve), so some are cut or left out of every prompt%s; shorten them, make some keyword-activated, or raise contextTokens",
+		sz.RequiredTotal, sz.RequiredCap, s.RequiredCap*100, s.Available(), c.contextSays(), s.ResponseReserve, largest)
 }
 
 // manifestPos points at a manifest setting, else the manifest, else the first

@@ -2,7 +2,10 @@ package lint
 
 import (
 	"regexp"
+	"sort"
 	"strings"
+
+	"github.com/lorekit/lore/diag"
 )
 
 // getvarRe finds {{getvar::id}} macros in content.
@@ -14,6 +17,7 @@ var getvarRe = regexp.MustCompile(`(?i)\{\{getvar::([^}]*)\}\}`)
 // unknown variable is left in the prompt as written; that is reported as a warning, since the
 // text still goes out.
 func checkUndefinedVariable(c *Context) {
+	checkUndeclaredValues(c)
 	hint := "declare it under the manifest's variables"
 	if c.Vars == nil {
 		hint += " (or pass --vars with a file that sets it)"
@@ -25,8 +29,8 @@ func checkUndefinedVariable(c *Context) {
 				continue // a missing variableId is a schema error
 			}
 			if v := c.variable(cond.VariableID); !v.declared && !v.given {
-				c.Report(e, cond.FieldPos("variableId"), "condition on undefined variable %q is always false, so entry %q is never sent; %s, or fix the id",
-					cond.VariableID, e.ID, hint)
+				c.Report(e, cond.FieldPos("variableId"), "condition on undefined variable %q is always false, so entry %s is never sent; %s, or fix the id%s",
+					cond.VariableID, entryName(e), hint, c.didYouMean(cond.VariableID))
 			}
 		}
 		if !strings.Contains(strings.ToLower(e.Content), "{{getvar::") {
@@ -35,8 +39,67 @@ func checkUndefinedVariable(c *Context) {
 		for _, m := range getvarRe.FindAllStringSubmatchIndex(e.Content, -1) {
 			id := strings.TrimSpace(e.Content[m[2]:m[3]])
 			if v := c.variable(id); !v.declared && !v.given {
-				c.ReportSeverity(warningOf(c), e, e.PosInContent(m[0]), "{{getvar::%s}} names an undefined variable and is sent as written; %s, or fix the id", id, hint)
+				c.ReportSeverity(warningOf(c), e, e.PosInContent(m[0]), "{{getvar::%s}} names an undefined variable and is sent as written; %s, or fix the id%s", id, hint, c.didYouMean(id))
 			}
 		}
 	}
+}
+
+// checkUndeclaredValues reports a value of the variables file for a variable
+// the lorebook neither declares nor reads (no condition, no {{getvar}}): it is
+// still used (render shows it in the state step), but under that name it
+// decides nothing, which is usually a typo of a declared one. A variable the
+// lorebook reads without declaring is one the variables file defines, which
+// is allowed.
+func checkUndeclaredValues(c *Context) {
+	if c.Vars == nil {
+		return
+	}
+	read := map[string]bool{}
+	for _, e := range c.Book.Entries {
+		for i := range e.Conditions {
+			read[e.Conditions[i].VariableID] = true
+		}
+		if strings.Contains(strings.ToLower(e.Content), "{{getvar::") {
+			for _, m := range getvarRe.FindAllStringSubmatch(e.Content, -1) {
+				read[strings.TrimSpace(m[1])] = true
+			}
+		}
+	}
+	ids := make([]string, 0, len(c.Vars.Values))
+	for id := range c.Vars.Values {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		if c.variable(id).declared || read[id] {
+			continue
+		}
+		p := c.Vars.Pos[id]
+		if p.File == "" {
+			p = diag.Pos{File: c.Vars.Path}
+		}
+		c.ReportSeverity(warningOf(c), nil, p, "the variables file sets %q, which the lorebook neither declares nor reads: it only shows in the state step; fix the id, or declare it under the manifest's variables%s",
+			id, c.didYouMean(id))
+	}
+}
+
+// didYouMean proposes the declared variable closest to id.
+func (c *Context) didYouMean(id string) string {
+	best, bestD := "", 3
+	try := func(cand string) {
+		if cand == id {
+			return
+		}
+		if d := diag.EditDistance(id, cand); d < bestD || (d == bestD && cand < best) {
+			best, bestD = cand, d
+		}
+	}
+	for _, v := range c.Book.Manifest.Variables {
+		try(v.ID)
+	}
+	if best == "" || bestD > max(1, len(id)/3) {
+		return ""
+	}
+	return " (did you mean " + quote(best) + "?)"
 }

@@ -13,27 +13,105 @@ import (
 // entry with alwaysSend: false and no keywords), secondary logic that fails
 // whenever the primary matches, and conditions that contradict each other.
 // Disabled entries are left alone: the creator switched them off on purpose.
+// Advice is given in the words of the format the book was read from, and many
+// entries without a way in fold into one line of text output.
 func checkUnreachable(c *Context) {
-	for _, e := range c.Book.Entries {
-		if !e.Enabled {
-			continue
-		}
-		if !e.AlwaysSend && len(e.Keywords) == 0 {
-			if e.Section == schema.SectionChatHistory {
-				c.Report(e, keywordsOrEntry(e), "entry %q can never be sent: a chat-history entry needs keywords, or alwaysSend: true to be constant", e.ID)
-			} else {
-				c.Report(e, e.FieldPos("alwaysSend"), "entry %q can never be sent: alwaysSend: false on a %s entry without keywords; add keywords or remove alwaysSend: false", e.ID, e.Section)
-			}
-			continue
-		}
-		if !e.AlwaysSend {
-			if brokenKeywords(c, e) {
-				continue
-			}
-			impossibleSecondary(c, e)
-		}
-		contradictoryConditions(c, e)
+	c.unreachable(true)
+}
+
+// neverSent reports an entry unreachable-entry finds: other rules leave it
+// alone, since whatever else is wrong with it never reaches a prompt.
+func (c *Context) neverSent(e *schema.Entry) bool {
+	if c.shared.never == nil {
+		c.unreachable(false)
 	}
+	return c.shared.never[e]
+}
+
+// unreachable finds the entries that can never be sent, reporting them when
+// report is set (the running rule is then unreachable-entry).
+func (c *Context) unreachable(report bool) {
+	never := map[*schema.Entry]bool{}
+	rep := c
+	if !report {
+		rep = &Context{Book: c.Book, Vars: c.Vars, Settings: c.Settings, Engine: c.Engine, shared: c.shared,
+			rejected: c.rejected, rule: c.rule} // its findings are only counted
+	}
+	v := c.say()
+	for i, e := range c.Book.Entries {
+		if !e.Enabled || c.rejectedField(e, "section", "alwaysSend", "keywords", "enabled") {
+			continue
+		}
+		n := len(rep.findings)
+		if f, ok := c.fate(i); ok {
+			// Another engine: its own account of the entry decides whether
+			// anything brings it in and sends it somewhere.
+			if f.Never != "" {
+				rep.reportGrouped(e, keywordsOrEntry(e), "%d entries can never be sent by "+c.engineSays()+": "+f.Never, entryName(e),
+					"entry %s can never be sent by %s: %s", entryName(e), c.engineSays(), f.Never)
+			} else {
+				if f.Activation == "keywords" && !c.rejectedField(e, "secondaryKeywordLogic") {
+					impossibleSecondary(rep, e)
+				}
+				if !c.rejectedField(e, "conditionLogic") {
+					contradictoryConditions(rep, e)
+				}
+			}
+		} else if !e.AlwaysSend && len(e.Keywords) == 0 {
+			if !vectorized(e) {
+				rep.noWayIn(e, v)
+			}
+		} else {
+			broken := !e.AlwaysSend && brokenKeywords(rep, e)
+			if !e.AlwaysSend && !broken && !c.rejectedField(e, "secondaryKeywordLogic") {
+				impossibleSecondary(rep, e)
+			}
+			if !broken && !c.rejectedField(e, "conditionLogic") {
+				contradictoryConditions(rep, e)
+			}
+		}
+		if len(rep.findings) > n {
+			never[e] = true
+		}
+	}
+	if !report {
+		rep.findings = nil
+	}
+	c.shared.never = never
+}
+
+// noWayIn reports an entry without keywords that is not always sent.
+func (c *Context) noWayIn(e *schema.Entry, v vocab) {
+	switch {
+	case c.foreign() && v.constant == "":
+		c.reportGrouped(e, keywordsOrEntry(e),
+			"%d entries have no "+v.keywords+", so they can never be sent; add "+v.keywords, entryName(e),
+			"entry %s can never be sent: it has no %s; add %s", entryName(e), v.keywords, v.keywords)
+	case c.foreign():
+		c.reportGrouped(e, keywordsOrEntry(e),
+			"%d entries have no "+v.keywords+" and "+v.notConst+", so they can never be sent; add "+v.keywords+" or "+v.constant, entryName(e),
+			"entry %s can never be sent: it has no %s and %s; add %s or %s", entryName(e), v.keywords, v.notConst, v.keywords, v.constant)
+	case e.Section == schema.SectionChatHistory:
+		c.reportGrouped(e, keywordsOrEntry(e),
+			"%d chat-history entries have no keywords and are not constant, so they can never be sent; add keywords, or set alwaysSend: true to send them always", entryName(e),
+			"entry %s can never be sent: a chat-history entry needs keywords, or alwaysSend: true to be constant", entryName(e))
+	default:
+		c.reportGrouped(e, e.FieldPos("alwaysSend"),
+			"%d "+e.Section+" entries have alwaysSend: false and no keywords, so they can never be sent; add keywords or remove alwaysSend: false", entryName(e),
+			"entry %s can never be sent: alwaysSend: false on a %s entry without keywords; add keywords or remove alwaysSend: false", entryName(e), e.Section)
+	}
+}
+
+// vectorized reports a SillyTavern entry that its vector storage activates by
+// meaning rather than by keywords: without keywords it is still reachable
+// there, through a mechanism lore does not model.
+func vectorized(e *schema.Entry) bool {
+	for _, ext := range e.Extensions {
+		if m, ok := ext.(map[string]any); ok && m["vectorized"] == true {
+			return true
+		}
+	}
+	return false
 }
 
 func keywordsOrEntry(e *schema.Entry) schema.Pos {
@@ -93,8 +171,8 @@ func impossibleSecondary(c *Context, e *schema.Entry) {
 	if logic == schema.NotAll {
 		what = "every secondary keyword matches whenever a primary keyword does"
 	}
-	c.Report(e, e.FieldPos("secondaryKeywordLogic"), "entry %q can never be sent: %s, and %s forbids that; remove it from secondaryKeywords or change secondaryKeywordLogic",
-		e.ID, what, logic)
+	c.Report(e, e.FieldPos("secondaryKeywordLogic"), "entry %s can never be sent: %s, and %s forbids that; remove it from secondaryKeywords or change secondaryKeywordLogic",
+		entryName(e), what, logic)
 }
 
 // bound is one side of a numeric interval from a condition.
@@ -173,8 +251,8 @@ func contradictoryConditions(c *Context, e *schema.Entry) {
 			}
 		}
 		if other != nil && other != cond {
-			c.Report(e, cond.FieldPos("operator"), "entry %q can never be sent: conditions %s and %s (at %s) cannot both hold under conditionLogic: all; fix one of them",
-				e.ID, condText(cond), condText(other), lineOf(other.Pos))
+			c.Report(e, cond.FieldPos("operator"), "entry %s can never be sent: conditions %s and %s (at %s) cannot both hold under conditionLogic: all; fix one of them",
+				entryName(e), condText(cond), condText(other), lineOf(other.Pos))
 			return
 		}
 	}
@@ -231,20 +309,20 @@ func brokenKeywords(c *Context, e *schema.Entry) bool {
 		return len(ks) > 0
 	}
 	if allBroken(e.Keywords) {
-		c.Report(e, e.FieldPos("keywords"), "entry %q can never be sent: none of its keywords compiles (see invalid-regex); fix them", e.ID)
+		c.Report(e, e.FieldPos("keywords"), "entry %s can never be sent: none of its keywords compiles (see invalid-regex); fix them", entryName(e))
 		return true
 	}
 	switch e.SecondaryKeywordLogic {
 	case schema.AndAll:
 		for _, k := range e.SecondaryKeywords {
 			if broken(k) {
-				c.Report(e, k.Pos, "entry %q can never be sent: AND_ALL needs secondary keyword %s, which does not compile (see invalid-regex); fix it", e.ID, k.Text)
+				c.Report(e, k.Pos, "entry %s can never be sent: AND_ALL needs secondary keyword %s, which does not compile (see invalid-regex); fix it", entryName(e), k.Text)
 				return true
 			}
 		}
 	case schema.AndAny, "":
 		if allBroken(e.SecondaryKeywords) {
-			c.Report(e, e.FieldPos("secondaryKeywords"), "entry %q can never be sent: AND_ANY needs one secondary keyword, and none compiles (see invalid-regex); fix them", e.ID)
+			c.Report(e, e.FieldPos("secondaryKeywords"), "entry %s can never be sent: AND_ANY needs one secondary keyword, and none compiles (see invalid-regex); fix them", entryName(e))
 			return true
 		}
 	}

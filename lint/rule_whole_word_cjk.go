@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/match"
 	"github.com/lorekit/lore/schema"
 )
@@ -15,9 +16,14 @@ func checkWholeWordCJK(c *Context) {
 		}
 		for _, kws := range [][]schema.Keyword{e.Keywords, e.SecondaryKeywords} {
 			for _, k := range kws {
-				if !match.IsRegex(k.Text) && match.NoWordBoundaries(k.Text) {
-					c.Report(e, k.Pos, "keyword %q is written without word boundaries: matchWholeWords does not apply and it matches as a substring (also inside longer words)", k.Text)
+				if match.IsRegex(k.Text) || !match.NoWordBoundaries(k.Text) {
+					continue
 				}
+				if c.Engine.WholeWordsNoSpaces != "" {
+					c.ReportSeverity(diag.Warning, e, k.Pos, "keyword %q is written without word boundaries, with matchWholeWords: %s", k.Text, c.Engine.WholeWordsNoSpaces)
+					continue
+				}
+				c.Report(e, k.Pos, "keyword %q is written without word boundaries: matchWholeWords does not apply and it matches as a substring (also inside longer words)", k.Text)
 			}
 		}
 	}

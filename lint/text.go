@@ -65,5 +65,17 @@ func number(v any) (float64, bool) {
 }
 
 // lineOf prints a position as file:line:col, the form messages use to point
-// at another place: on a minified file every place is on line 1.
+// at another place (with the column, which is what tells places apart in a
+// minified JSON file, all on one line).
 func lineOf(p schema.Pos) string { return p.String() }
+
+// quote is a string as Go quotes it: messages quote ids and keywords this way.
+func quote(s string) string { return strconv.Quote(s) }
+
+// nWords is "1 word" or "n words".
+func nWords(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return itoa(n) + " " + word + "s"
+}

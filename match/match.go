@@ -6,6 +6,11 @@
 // keyword" means, and it reports every hit at byte offsets of the original,
 // unnormalised text.
 //
+// Engines that compare otherwise (JavaScript's toLowerCase or its regular
+// expressions' i flag, ASCII word boundaries, JavaScript regular expressions)
+// compile with CompileWith and Options instead of having automata of their
+// own.
+//
 // It knows nothing of entries, sections, conditions, recursion or budgets: a
 // Pattern's Owner is an opaque number the caller gives and gets back.
 package match

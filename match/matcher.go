@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/coregx/ahocorasick"
 )
@@ -21,6 +22,10 @@ type Pattern struct {
 	// Owner is the caller's id for whoever owns the keyword (an entry index);
 	// the matcher only reports it back through Groups.
 	Owner int
+	// Literal matches Text as written even when it looks like /pattern/flags
+	// (an engine that tries a keyword as a regular expression and then as
+	// text adds it twice, once literal).
+	Literal bool
 }
 
 // Hit is one match of a pattern in a text.
@@ -62,6 +67,7 @@ type Group struct {
 // one regular expression per keyword costs.
 type Matcher struct {
 	patterns []Pattern
+	opts     Options
 	ac       *ahocorasick.Automaton
 	groups   []Group // by automaton pattern id
 	// checkWords[i] says pattern i wants the whole-word check; groupChecks[g]
@@ -70,13 +76,26 @@ type Matcher struct {
 	groupChecks []bool
 	groupOf     []int // pattern → group, -1 for none
 	regexes     []*regexp.Regexp
-	regexPats   [][]int // by regex index
+	jsRegexes   []*jsRegex // the ECMAScript dialect's, instead of regexes
+	pre         *prefilter // which of jsRegexes can match a text
+	regexPats   [][]int    // by regex index
+	// maxRunes is the length in characters of the longest normalised literal
+	// (Scanner.Grow looks that far back); incremental says it need not
+	// look further (canGrow).
+	maxRunes    int
+	incremental bool
 }
 
-// Compile builds a Matcher. Patterns that cannot be compiled are reported (one
-// PatternError each, in pattern order) and never match; the others work.
-func Compile(ps []Pattern) (*Matcher, []error) {
-	m := &Matcher{patterns: append([]Pattern(nil), ps...), checkWords: make([]bool, len(ps)), groupOf: make([]int, len(ps))}
+// Compile builds a Matcher with lore's semantics (CompileWith's zero
+// Options). Patterns that cannot be compiled are reported (one PatternError
+// each, in pattern order) and never match; the others work.
+func Compile(ps []Pattern) (*Matcher, []error) { return CompileWith(ps, Options{}) }
+
+// CompileWith builds a Matcher that compares as o says (see Options).
+// Patterns that cannot be compiled are reported (one PatternError each, in
+// pattern order) and never match; the others work.
+func CompileWith(ps []Pattern, o Options) (*Matcher, []error) {
+	m := &Matcher{patterns: append([]Pattern(nil), ps...), opts: o, checkWords: make([]bool, len(ps)), groupOf: make([]int, len(ps))}
 	for i := range m.groupOf {
 		m.groupOf[i] = -1
 	}
@@ -85,31 +104,30 @@ func Compile(ps []Pattern) (*Matcher, []error) {
 	regexIdx := map[string]int{}
 	var lits [][]byte
 	for i, p := range ps {
-		if strings.TrimSpace(p.Text) == "" {
+		if p.Text == "" || !o.Blank && strings.TrimSpace(p.Text) == "" {
 			// An empty or blank keyword would fire on every message; it never
 			// matches (lint reports it).
 			continue
 		}
-		if IsRegex(p.Text) {
+		if !p.Literal && m.isRegex(p.Text) {
 			if j, ok := regexIdx[p.Text]; ok {
 				m.regexPats[j] = append(m.regexPats[j], i)
 				continue
 			}
-			re, err := CompileRegex(p.Text)
-			if err != nil {
+			if err := m.addRegex(p.Text); err != nil {
 				errs = append(errs, &PatternError{Index: i, Text: p.Text, Err: err})
 				continue
 			}
-			regexIdx[p.Text] = len(m.regexes)
-			m.regexes = append(m.regexes, re)
+			regexIdx[p.Text] = len(m.regexPats)
 			m.regexPats = append(m.regexPats, []int{i})
 			continue
 		}
-		n := Normalize(p.Text)
-		if strings.TrimSpace(n) == "" {
+		n := string(m.normalize(p.Text).text)
+		if n == "" || !o.Blank && strings.TrimSpace(n) == "" {
 			continue
 		}
-		m.checkWords[i] = p.WholeWords && !NoWordBoundaries(n)
+		m.maxRunes = max(m.maxRunes, utf8.RuneCountInString(n))
+		m.checkWords[i] = p.WholeWords && (o.Bounded != nil || !NoWordBoundaries(n))
 		g, ok := literal[n]
 		if !ok {
 			g = len(m.groups)
@@ -131,6 +149,14 @@ func Compile(ps []Pattern) (*Matcher, []error) {
 			m.groupOf[p] = g
 			m.groupChecks[g] = m.groupChecks[g] || m.checkWords[p]
 		}
+	}
+	m.incremental = m.canGrow()
+	if len(m.jsRegexes) > 0 {
+		pats, flags := make([]string, len(m.jsRegexes)), make([]string, len(m.jsRegexes))
+		for r, re := range m.jsRegexes {
+			pats[r], flags[r] = re.pattern, re.flags
+		}
+		m.pre = buildPrefilter(pats, flags)
 	}
 	if len(lits) > 0 {
 		ac, err := ahocorasick.NewBuilder().AddPatterns(lits).Build()
@@ -174,9 +200,10 @@ type Occurrence struct {
 	// regular expressions; GroupPatterns lists its patterns.
 	Group      int
 	Start, End int // byte offsets in the original text
-	// Bounded says no letter or digit touches the match, so that patterns
-	// asking for whole words match here too (always true for regular
-	// expressions, which ignore WholeWords).
+	// Bounded says the match is a whole word (by default: no letter or
+	// digit touches it; see Options.Bounded), so that patterns asking for
+	// whole words match here too (always true for regular expressions, which
+	// ignore WholeWords).
 	Bounded bool
 }
 
@@ -188,9 +215,13 @@ func (m *Matcher) GroupPatterns(g int) []int {
 	return m.regexPats[g-len(m.groups)]
 }
 
+// IsRegexGroup reports an occurrence group that is a regular expression
+// rather than a literal.
+func (m *Matcher) IsRegexGroup(g int) bool { return g >= len(m.groups) }
+
 // NumGroups is the number of groups Occurrences may report (literal groups
 // and distinct regular expressions).
-func (m *Matcher) NumGroups() int { return len(m.groups) + len(m.regexes) }
+func (m *Matcher) NumGroups() int { return len(m.groups) + len(m.regexPats) }
 
 // PatternGroup is the group pattern i belongs to, or -1 for a pattern that
 // never matches (blank, or a regular expression that does not compile).
@@ -206,17 +237,46 @@ func (m *Matcher) WantsBoundaries(i int) bool { return m.checkWords[i] }
 // callers that aggregate: a keyword shared by many patterns costs one call per
 // occurrence, not one per pattern.
 func (m *Matcher) Occurrences(text string, fn func(Occurrence)) {
-	if m.ac != nil {
-		n := normalize(text, true)
-		for _, h := range m.ac.FindAllOverlapping(n.text) {
-			g := h.PatternID
-			bounded := true
-			if m.groupChecks[g] {
+	m.Scanner().Grow(text, 0, nil, fn)
+}
+
+// literals reports the literal occurrences in text that end after byte from,
+// scanning from start (a character boundary at or before from).
+func (m *Matcher) literals(text string, from int, fn func(Occurrence)) {
+	if m.ac == nil {
+		return
+	}
+	start := m.scanStart(text, from)
+	n := m.normalize(text[start:])
+	for _, h := range m.ac.FindAllOverlapping(n.text) {
+		g := h.PatternID
+		s, e := n.original(h.Start, h.End)
+		s, e = s+start, e+start
+		if e <= from {
+			continue
+		}
+		bounded := true
+		if m.groupChecks[g] {
+			if m.opts.Bounded != nil {
+				bounded = m.opts.Bounded(text, s, e)
+			} else {
 				bounded = atWordBoundaries(n.text, h.Start, h.End)
 			}
-			s, e := n.original(h.Start, h.End)
-			fn(Occurrence{Group: g, Start: s, End: e, Bounded: bounded})
 		}
+		fn(Occurrence{Group: g, Start: s, End: e, Bounded: bounded})
+	}
+}
+
+// regexOccurrences reports every match of every regular expression in text
+// (of the ECMAScript ones, those run says).
+func (m *Matcher) regexOccurrences(text string, run func(r int) bool, fn func(Occurrence)) {
+	for r, re := range m.jsRegexes {
+		if !run(r) {
+			continue
+		}
+		re.each(text, func(s, e int) {
+			fn(Occurrence{Group: len(m.groups) + r, Start: s, End: e, Bounded: true})
+		})
 	}
 	if len(m.regexes) > 0 {
 		n := normalize(text, false)

@@ -56,17 +56,19 @@ func WriteReport(out io.Writer, r *render.Report, color bool) error {
 	}
 	fmt.Fprintf(w, "%-16s %-9s %7d %7d\n\n", "total", "", r.Total, r.Available)
 
-	pct := 0
-	if r.RequiredCap > 0 {
-		pct = r.RequiredUsed * 100 / r.RequiredCap
+	if hasRequired(r) {
+		pct := 0
+		if r.RequiredCap > 0 {
+			pct = r.RequiredUsed * 100 / r.RequiredCap
+		}
+		verdict := "under the cap, all of Required is whole"
+		if requiredOver(r) {
+			verdict = red("over the cap: lower-priority pieces were cut or left out")
+		}
+		fmt.Fprintf(w, "Required: %d tokens, %d%% of the %d-token cap (%d%% of %d available): %s\n",
+			r.RequiredUsed, pct, r.RequiredCap, int(r.CapShare*100+0.5), r.Available, verdict)
+		fmt.Fprintf(w, "Dynamic R = %d − %d = %d tokens for cards, history and memory\n", r.Available, r.RequiredUsed, r.Remainder)
 	}
-	verdict := "under the cap, all of Required is whole"
-	if requiredOver(r) {
-		verdict = red("over the cap: lower-priority pieces were cut or left out")
-	}
-	fmt.Fprintf(w, "Required: %d tokens, %d%% of the %d-token cap (%d%% of %d available): %s\n",
-		r.RequiredUsed, pct, r.RequiredCap, int(r.CapShare*100+0.5), r.Available, verdict)
-	fmt.Fprintf(w, "Dynamic R = %d − %d = %d tokens for cards, history and memory\n", r.Available, r.RequiredUsed, r.Remainder)
 
 	var notes []string
 	for _, s := range r.Sections {
@@ -94,6 +96,17 @@ func WriteReport(out io.Writer, r *render.Report, color bool) error {
 		}
 	}
 	return ew.err
+}
+
+// hasRequired says the report splits the budget into Required and Dynamic
+// (lore's engine does; an engine with one lorebook budget does not).
+func hasRequired(r *render.Report) bool {
+	for _, s := range r.Sections {
+		if s.Class == "required" {
+			return true
+		}
+	}
+	return false
 }
 
 func requiredOver(r *render.Report) bool {

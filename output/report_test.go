@@ -112,3 +112,20 @@ func TestGroupNotes(t *testing.T) {
 		t.Errorf("groupNotes\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestReportWithoutRequired: an engine with one lorebook budget (no Required
+// part) gets no Required/Dynamic lines, which would describe lore's budget.
+func TestReportWithoutRequired(t *testing.T) {
+	r := &render.Report{Tokenizer: "chars4", ContextTokens: 100, Available: 100, Total: 10,
+		Sections: []render.SectionReport{{Name: "lorebook", Class: "dynamic", Tokens: 10, Budget: 50, Dropped: []string{}}}}
+	var b bytes.Buffer
+	if err := WriteReport(&b, r, false); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "Required") || strings.Contains(b.String(), "Dynamic R") {
+		t.Errorf("lore's Required lines for a report without Required:\n%s", b.String())
+	}
+	if !strings.Contains(b.String(), "lorebook") {
+		t.Errorf("the lorebook section is missing:\n%s", b.String())
+	}
+}

@@ -175,6 +175,10 @@ func describeTrigger(a render.ActivatedOut) string {
 		s = "constant"
 	case a.Trigger.In == "always" || a.Trigger.In == "":
 		s = "always sent"
+	case a.Trigger.In == "sticky":
+		s = "sticky: kept in by an earlier generation"
+	case a.Trigger.In == "conditions":
+		s = "its conditions hold (no keyword needed)"
 	case strings.HasPrefix(a.Trigger.In, "entry:"):
 		s = fmt.Sprintf("keyword \"%s\" in %s (recursion %d)", a.Trigger.Keyword, a.Trigger.In, a.Recursion)
 	default:

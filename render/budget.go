@@ -278,9 +278,10 @@ func (b *budgeter) cards(budget int) int {
 		}
 	}
 	used := 0
+	parents := parentMemo{}
 	for _, i := range idx {
 		a := b.pieces[i].Card
-		if a != nil && a.Level > 0 && len(a.Parents) > 0 && !anyIn(a.Parents, keptIDs) {
+		if a != nil && a.Level > 0 && len(a.ParentLists) > 0 && !parents.anyKept(a.ParentLists, keptIDs) {
 			b.drop(i, "activated only through entries that were left out")
 			continue
 		}
@@ -297,9 +298,29 @@ func (b *budgeter) cards(budget int) int {
 	return used
 }
 
-func anyIn(ids []string, set map[string]bool) bool {
-	for _, id := range ids {
-		if set[id] {
+// parentMemo remembers, per shared parent list, whether one of its entries
+// is in the prompt. Cards are taken by recursion level, so every parent of a
+// level-n card (level n-1, or another section, decided before the cards) is
+// settled when the first card of level n asks: the answer cannot change, and
+// each list is read once however many cards share it.
+type parentMemo map[*string]bool
+
+func (m parentMemo) anyKept(lists [][]string, kept map[string]bool) bool {
+	for _, l := range lists {
+		if len(l) == 0 {
+			continue
+		}
+		in, ok := m[&l[0]]
+		if !ok {
+			for _, id := range l {
+				if kept[id] {
+					in = true
+					break
+				}
+			}
+			m[&l[0]] = in
+		}
+		if in {
 			return true
 		}
 	}

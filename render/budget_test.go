@@ -318,8 +318,8 @@ func TestCardRanking(t *testing.T) {
 	c := counter(t)
 	e := func(pos int, constant bool) *schema.Entry { return &schema.Entry{Position: pos, AlwaysSend: constant} }
 	pieces := []Piece{
-		card("rec-b", 10, Activated{Entry: e(0, false), Level: 2, Parents: []string{"old"}, LastMessage: -1}),
-		card("rec-a", 10, Activated{Entry: e(5, false), Level: 1, Parents: []string{"new"}, LastMessage: -1}),
+		card("rec-b", 10, Activated{Entry: e(0, false), Level: 2, ParentLists: [][]string{{"old"}}, LastMessage: -1}),
+		card("rec-a", 10, Activated{Entry: e(5, false), Level: 1, ParentLists: [][]string{{"new"}}, LastMessage: -1}),
 		card("old", 10, Activated{Entry: e(0, false), LastMessage: 1, Hits: 9}),
 		card("new", 10, Activated{Entry: e(9, false), LastMessage: 3, Hits: 1}),
 		card("new-hits", 10, Activated{Entry: e(9, false), LastMessage: 3, Hits: 2}),
@@ -346,14 +346,14 @@ func TestCardsGreedySkipAndOrphans(t *testing.T) {
 	c := counter(t)
 	e := &schema.Entry{}
 	pieces := []Piece{
-		card("a", 50, Activated{Entry: e, LastMessage: 4}),                                       // in (50)
-		card("huge", 100, Activated{Entry: e, LastMessage: 3}),                                   // skipped: 150 > 100
-		card("b", 40, Activated{Entry: e, LastMessage: 2}),                                       // in (90)
-		card("c", 20, Activated{Entry: e, LastMessage: 1}),                                       // skipped: 110 > 100
-		card("d", 10, Activated{Entry: e, LastMessage: 0}),                                       // in (100)
-		card("child-of-huge", 1, Activated{Entry: e, Level: 1, Parents: []string{"huge"}}),       // orphan
-		card("child-of-a", 0, Activated{Entry: e, Level: 1, Parents: []string{"huge", "a"}}),     // one parent in
-		card("grandchild", 0, Activated{Entry: e, Level: 2, Parents: []string{"child-of-huge"}}), // orphan of orphan
+		card("a", 50, Activated{Entry: e, LastMessage: 4}),                                               // in (50)
+		card("huge", 100, Activated{Entry: e, LastMessage: 3}),                                           // skipped: 150 > 100
+		card("b", 40, Activated{Entry: e, LastMessage: 2}),                                               // in (90)
+		card("c", 20, Activated{Entry: e, LastMessage: 1}),                                               // skipped: 110 > 100
+		card("d", 10, Activated{Entry: e, LastMessage: 0}),                                               // in (100)
+		card("child-of-huge", 1, Activated{Entry: e, Level: 1, ParentLists: [][]string{{"huge"}}}),       // orphan
+		card("child-of-a", 0, Activated{Entry: e, Level: 1, ParentLists: [][]string{{"huge", "a"}}}),     // one parent in
+		card("grandchild", 0, Activated{Entry: e, Level: 2, ParentLists: [][]string{{"child-of-huge"}}}), // orphan of orphan
 		msg(0, 600, true),
 	}
 	// available 1000, Required 600 → R 400 → cards 100.
@@ -494,7 +494,7 @@ func TestBudgetFixtureCounts(t *testing.T) {
 	read := func(p string) string {
 		b, err := os.ReadFile(filepath.Join("..", "fixtures", "eldoria", p))
 		if err != nil {
-			t.Skip(err)
+			t.Fatal(err) // in-repo fixtures are never optional
 		}
 		return string(b)
 	}
@@ -602,7 +602,7 @@ func FuzzBudget(f *testing.F) {
 			sec := sections[int(b)%len(sections)]
 			p := Piece{Section: sec, Key: fmt.Sprintf("k%d", i), Content: tok("x", int(b)), Message: i, Step: int(b) % 14}
 			if sec == budgetCards {
-				p.Card = &Activated{Entry: &schema.Entry{ID: p.Key}, Level: int(b) % 3, Parents: []string{fmt.Sprintf("k%d", int(b)%(i+1))}}
+				p.Card = &Activated{Entry: &schema.Entry{ID: p.Key}, Level: int(b) % 3, ParentLists: [][]string{{fmt.Sprintf("k%d", int(b)%(i+1))}}}
 			}
 			pieces = append(pieces, p)
 		}

@@ -65,3 +65,47 @@ func RenderTurns(eng Engine, in *Input, lengths []int) ([]*Result, error) {
 	}
 	return out, nil
 }
+
+// Describer is an engine that can say, without a chat, what it does with each
+// entry: whether anything can bring it in, and where it lands when something
+// does. lint asks it, so that a finding about reachability or placement is
+// about the engine the creator uses (unreachable-entry, engine-divergence).
+type Describer interface {
+	// Describe returns one Fate per entry of in.Book, in order. Only the
+	// book, its settings and the engine's settings matter: not the chat, nor
+	// the variables' values.
+	Describe(in *Input) []Fate
+}
+
+// Fate is what an engine does with one entry, whatever the chat.
+type Fate struct {
+	// Activation is how the entry can get in: "always" (whenever its
+	// conditions hold), "keywords", "conditions" (its conditions alone),
+	// "recursion" (only another entry's content can bring it in), or "never".
+	Activation string
+	// Placement says where it lands when it gets in, as a phrase ("system
+	// presets (step 1)", "before the newest message"); "" when it never
+	// lands anywhere.
+	Placement string
+	// Never, when the entry can never be sent — not activated, or activated
+	// and then sent nowhere — says why and what to do, in the words of the
+	// engine's own documentation.
+	Never string
+}
+
+// HistoryPlace phrases a place in the chat history for a Fate: the messages
+// that come after the entry ("after the newest message", "just before the
+// newest message", "with 3 messages after it"), then the depth it came from
+// and a note ("depth 4, Yumina's default").
+func HistoryPlace(after int, depth string) string {
+	var where string
+	switch after {
+	case 0:
+		where = "after the newest message"
+	case 1:
+		where = "just before the newest message"
+	default:
+		where = fmt.Sprintf("with %d messages after it", after)
+	}
+	return "the chat history, " + where + " (" + depth + ")"
+}

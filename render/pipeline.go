@@ -9,6 +9,8 @@
 package render
 
 import (
+	"errors"
+
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
 )
@@ -35,7 +37,8 @@ type Trigger struct {
 	// Keyword is the keyword as written in the entry ("" for always/constant).
 	Keyword string `json:"keyword,omitempty"`
 	// In is "message:N" (transcript message N, from 0), "entry:ID" (recursion)
-	// or "always" (always sent or constant).
+	// or "always" (always sent or constant); an engine that activates an entry
+	// on its conditions alone (yumina) says "conditions".
 	In string `json:"in"`
 }
 
@@ -50,9 +53,12 @@ type Activated struct {
 	// it, -1 when none (ranking by recency).
 	Hits        int
 	LastMessage int
-	// Parents are the ids of the entries whose content activated it (recursion):
-	// if all of them are left out by the budget, it is left out too.
-	Parents []string
+	// ParentLists are the ids of the entries whose content activated it
+	// (recursion), one list per keyword they named; cards that share a
+	// keyword share its list, so a keyword named in thousands of contents
+	// costs one list, not one per card. If none of them is in the prompt,
+	// the card is left out too.
+	ParentLists [][]string
 }
 
 // Piece is one block of the prompt as assembled, before the budget decides what
@@ -76,4 +82,25 @@ type Piece struct {
 	Message int
 	// Cut is set by the budget when Content was truncated to fit.
 	Cut bool
+}
+
+// Prepare returns a copy of in with what every engine assumes filled in: an
+// empty transcript when there is none, and a counter for the settings'
+// tokenizer when none was given. It never changes in itself.
+func Prepare(in *Input) (*Input, error) {
+	if in == nil || in.Book == nil {
+		return nil, errors.New("render: no lorebook")
+	}
+	local := *in
+	if local.Transcript == nil {
+		local.Transcript = &schema.Transcript{}
+	}
+	if local.Counter == nil {
+		c, err := tokenize.Get(local.Settings.Tokenizer)
+		if err != nil {
+			return nil, err
+		}
+		local.Counter = c
+	}
+	return &local, nil
 }

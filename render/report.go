@@ -26,6 +26,14 @@ type Report struct {
 	Markers      int `json:"-"`
 	// Largest are the biggest entries and blocks, by tokens before any cut.
 	Largest []EntrySize `json:"-"`
+
+	// notes indexes the sections' notes for Note, built on first use.
+	notes map[noteKey]*Note
+}
+
+type noteKey struct {
+	section, key string
+	cut          bool
 }
 
 // SectionReport is one budget section.
@@ -69,6 +77,26 @@ func (r *Report) Section(name string) *SectionReport {
 		}
 	}
 	return nil
+}
+
+// Note returns the first note of a section about a piece (by its key): the
+// one saying it was cut when cut, else the one saying it was left out; nil
+// when there is none. Explanations ask for every entry, so the notes are
+// indexed once rather than searched each time.
+func (r *Report) Note(section, key string, cut bool) *Note {
+	if r.notes == nil {
+		r.notes = map[noteKey]*Note{}
+		for i := range r.Sections {
+			s := &r.Sections[i]
+			for k := range s.Notes {
+				nk := noteKey{s.Name, s.Notes[k].Key, s.Notes[k].Cut}
+				if _, ok := r.notes[nk]; !ok {
+					r.notes[nk] = &s.Notes[k]
+				}
+			}
+		}
+	}
+	return r.notes[noteKey{section, key, cut}]
 }
 
 // report builds the Report from the budget's decisions.

@@ -54,6 +54,19 @@ type Result struct {
 	// Warnings are problems that did not stop the render (a transform that
 	// does not compile); the command prints them on stderr.
 	Warnings []string
+	// Effects are the timed effects in force after this generation, which
+	// the next one inherits (SillyTavern's sticky and cooldown); nil for
+	// engines without them.
+	Effects []Effect
+}
+
+// Effect is one timed effect on an entry: Kind ("sticky", "cooldown") from
+// chat length Start until the chat has End messages.
+type Effect struct {
+	ID    string `json:"id"`
+	Kind  string `json:"kind"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
 }
 
 // Explanation says why one entry is or is not activated, in sentences a

@@ -19,13 +19,13 @@ import (
 	"github.com/lorekit/lore/diag"
 )
 
-//go:embed entry.schema.json lorebook.schema.json transcript.schema.json vars.schema.json
+//go:embed entry.schema.json lorebook.schema.json test.schema.json transcript.schema.json vars.schema.json
 var schemaFS embed.FS
 
 // SchemaNames are the embedded schemas, by the name `lore schema` takes.
-var SchemaNames = []string{"entry", "lorebook", "transcript", "vars"}
+var SchemaNames = []string{"entry", "lorebook", "test", "transcript", "vars"}
 
-// SchemaJSON returns an embedded schema's text ("entry", "lorebook",
+// SchemaJSON returns an embedded schema's text ("entry", "lorebook", "test",
 // "transcript" or "vars").
 func SchemaJSON(name string) ([]byte, error) {
 	if !slices.Contains(SchemaNames, name) {
@@ -367,6 +367,10 @@ func suggest(got string, allowed []string) string {
 	}
 	return best
 }
+
+// KebabID is the kebab-case spelling the schema proposes for an id that is
+// not kebab-case ("" when it has none); lint --fix renames ids to it.
+func KebabID(s string) string { return kebab(s) }
 
 // kebab proposes a kebab-case spelling of an id, or "" when it has none.
 func kebab(s string) string {

@@ -27,9 +27,10 @@ import (
 type fastSchema struct {
 	unknown  bool     // has a keyword the walk does not implement
 	types    []string // "type", as JSON Schema names them; nil: any
-	enum     []string // "enum" of strings; nil: none
+	enum     []any // "enum" (or "const") of scalars: string, float64, bool, nil; nil: none
 	pattern  *regexp.Regexp
 	minLen   int // "minLength"; -1: none
+	maxLen   int // "maxLength"; -1: none
 	min, max *float64
 	required []string
 	props    map[string]*fastSchema
@@ -83,7 +84,7 @@ func (c *fastCompiler) at(file, pointer string) *fastSchema {
 		}
 		node = m[strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")]
 	}
-	s := &fastSchema{minLen: -1}
+	s := &fastSchema{minLen: -1, maxLen: -1}
 	c.done[key] = s // before compiling: a recursive $ref finds it
 	c.fill(s, file, pointer, node)
 	return s
@@ -118,18 +119,21 @@ func (c *fastCompiler) fill(s *fastSchema, file, pointer string, node any) {
 			default:
 				s.unknown = true
 			}
-		case k == "enum":
+		case k == "enum", k == "const":
 			vs, ok := v.([]any)
+			if k == "const" {
+				vs, ok = []any{v}, true
+			}
 			if !ok {
 				s.unknown = true
 			}
-			s.enum = []string{}
+			s.enum = []any{}
 			for _, x := range vs {
-				str, ok := x.(string)
+				x, ok := enumValue(x)
 				if !ok {
-					s.unknown = true // enums of other types: the validator's equality
+					s.unknown = true // lists and objects: the validator's equality
 				}
-				s.enum = append(s.enum, str)
+				s.enum = append(s.enum, x)
 			}
 		case k == "pattern":
 			p, ok := v.(string)
@@ -138,12 +142,16 @@ func (c *fastCompiler) fill(s *fastSchema, file, pointer string, node any) {
 				s.unknown = true
 			}
 			s.pattern = re
-		case k == "minLength":
+		case k == "minLength", k == "maxLength":
 			n, ok := integral(v)
 			if !ok {
 				s.unknown = true
 			}
-			s.minLen = int(n)
+			if k == "minLength" {
+				s.minLen = int(n)
+			} else {
+				s.maxLen = int(n)
+			}
 		case k == "minimum", k == "maximum":
 			n, ok := integral(v) // fractional bounds: leave exactness to the validator
 			if !ok {
@@ -318,24 +326,44 @@ func (s *fastSchema) scalar(v any) bool {
 	if s.unknown || (s.ref != nil && !s.ref.scalar(v)) {
 		return false
 	}
+	if s.enum != nil && !slices.Contains(s.enum, v) {
+		return false
+	}
 	switch x := v.(type) {
 	case nil:
-		return s.allows("null") && s.enum == nil
+		return s.allows("null")
 	case bool:
-		return s.allows("boolean") && s.enum == nil
+		return s.allows("boolean")
 	case float64:
 		ok := s.allows("number") || (s.allows("integer") && x == math.Trunc(x))
-		return ok && s.enum == nil && (s.min == nil || x >= *s.min) && (s.max == nil || x <= *s.max)
+		return ok && (s.min == nil || x >= *s.min) && (s.max == nil || x <= *s.max)
 	case string:
-		if !s.allows("string") || (s.enum != nil && !slices.Contains(s.enum, x)) {
+		if !s.allows("string") {
 			return false
 		}
-		if s.minLen >= 0 && utf8.RuneCountInString(x) < s.minLen {
-			return false
+		if s.minLen >= 0 || s.maxLen >= 0 {
+			n := utf8.RuneCountInString(x)
+			if n < s.minLen || (s.maxLen >= 0 && n > s.maxLen) {
+				return false
+			}
 		}
 		return s.pattern == nil || s.pattern.MatchString(x)
 	}
 	return false
+}
+
+// enumValue reads an enum or const value of a schema document as ToValue's
+// types: strings, numbers as float64, booleans and null; ok is false for a
+// list or an object.
+func enumValue(x any) (any, bool) {
+	switch v := x.(type) {
+	case string, bool, nil:
+		return v, true
+	case json.Number:
+		f, err := strconv.ParseFloat(string(v), 64)
+		return f, err == nil
+	}
+	return nil, false
 }
 
 func (s *fastSchema) allows(t string) bool {

@@ -30,6 +30,10 @@ func TestFixturesClean(t *testing.T) {
 		}
 	}
 	ts, _ := filepath.Glob("../fixtures/*/transcript*")
+	vs, _ := filepath.Glob("../fixtures/*/vars*")
+	if len(ts) == 0 || len(vs) == 0 {
+		t.Fatalf("fixtures missing: %d transcripts, %d variables files", len(ts), len(vs))
+	}
 	for _, p := range ts {
 		tr, ds, err := LoadTranscript(p)
 		if err != nil {
@@ -43,7 +47,6 @@ func TestFixturesClean(t *testing.T) {
 			t.Errorf("%s: no messages", p)
 		}
 	}
-	vs, _ := filepath.Glob("../fixtures/*/vars*")
 	for _, p := range vs {
 		_, ds, err := LoadVars(p)
 		if err != nil {

@@ -38,14 +38,18 @@ func LoadTranscriptDoc(doc *Doc) (*Transcript, []diag.Diagnostic) {
 	path, root := doc.Path, doc.Root
 	t := &Transcript{Path: path}
 	d := newDecoder(path, doc.Data)
-	var ds []diag.Diagnostic
 	switch root.Kind {
 	case yaml.SequenceNode, yaml.MappingNode:
-		ds = (&docCheck{file: path, root: root, listName: "messages"}).check("transcript")
-	default:
-		return t, []diag.Diagnostic{diag.New(d.pos(root), diag.Error, "schema",
-			"expected a transcript (a mapping with messages:, or a list of messages), found %s", kindName(root))}
+		ds := (&docCheck{file: path, root: root, listName: "messages"}).check("transcript")
+		d.transcript(t, root)
+		return t, diag.Sort(append(ds, d.diags...))
 	}
+	return t, []diag.Diagnostic{diag.New(d.pos(root), diag.Error, "schema",
+		"expected a transcript (a mapping with messages:, or a list of messages), found %s", kindName(root))}
+}
+
+// transcript decodes a transcript mapping, or a bare list of messages, into t.
+func (d *decoder) transcript(t *Transcript, root *yaml.Node) {
 	if root.Kind == yaml.SequenceNode {
 		t.Messages = d.messages(root)
 	} else {
@@ -66,7 +70,6 @@ func LoadTranscriptDoc(doc *Doc) (*Transcript, []diag.Diagnostic) {
 			}
 		}
 	}
-	return t, diag.Sort(append(ds, d.diags...))
 }
 
 func (d *decoder) messages(n *yaml.Node) []Message {

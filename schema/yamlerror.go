@@ -3,7 +3,6 @@ package schema
 import (
 	"bytes"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -54,22 +53,12 @@ func yamlSyntaxError(path string, data []byte, err error) *ParseError {
 		}
 		return errAt(Pos{File: path}, "invalid YAML: %s", msg)
 	}
-	line, _ := strconv.Atoi(m[1])
-	problem := m[2]
+	line, block, problem, _ := YAMLErrorLine(data, err)
 	if strings.HasPrefix(problem, "exceeded max depth") {
 		return errAt(li.lineStart(line), "nesting is deeper than %d levels", MaxDepth)
 	}
-	if yamlParserProblems[problem] {
-		line++ // yaml.v3 forgets to make parser marks 1-based
-		if real := findProblemLine(data, li, line, m[0]); real > line {
-			p := li.lineStart(real)
-			return errAt(p, "invalid YAML: %s (in the block that starts at line %d)", problem, line)
-		} else if real == line {
-			return errAt(li.lineStart(line), "invalid YAML: %s", problem)
-		}
-	}
-	if line > li.lines() {
-		line = li.lines()
+	if block > 0 {
+		return errAt(li.lineStart(line), "invalid YAML: %s (in the block that starts at line %d)", problem, block)
 	}
 	if problem == "found unexpected end of stream" {
 		if off := unclosedQuote(data, li, line); off >= 0 {

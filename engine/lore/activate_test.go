@@ -255,8 +255,8 @@ func TestActivateOrderHitsParents(t *testing.T) {
 	if x := byID["z-card"]; x.Hits != 3 {
 		t.Errorf("z-card hits = %d, want 3", x.Hits)
 	}
-	if x := byID["maren"]; strings.Join(x.Parents, ",") != "early,a-card" || x.Hits != 0 || x.LastMessage != -1 {
-		t.Errorf("maren: parents %v hits %d last %d", x.Parents, x.Hits, x.LastMessage)
+	if x := byID["maren"]; fmt.Sprint(x.ParentLists) != "[[early a-card]]" || x.Hits != 0 || x.LastMessage != -1 {
+		t.Errorf("maren: parents %v hits %d last %d", x.ParentLists, x.Hits, x.LastMessage)
 	}
 	if x := byID["sys"]; x.LastMessage != -1 || x.Trigger.Keyword != "" {
 		t.Errorf("sys: %+v", x)
@@ -275,6 +275,7 @@ func TestActivateExplain(t *testing.T) {
 		actEntry("woods", schema.SectionChatHistory, withAlways(true)),
 		actEntry("lonely", schema.SectionChatHistory),
 		actEntry("bar", schema.SectionChatHistory, withKeys("bar"), isExcludeRec),
+		actEntry("inns", schema.SectionChatHistory, withKeys("tavern，inn")),
 	}, chat: actChat("old news", "a knight with a spell", "who runs this tavern? I ask, because I am thirsty after the long road")}
 	c.vars = map[string]any{"phase": "act1"}
 	act := runActivate(t, c)
@@ -290,6 +291,8 @@ func TestActivateExplain(t *testing.T) {
 		"lonely": {`left out: a chat-history entry without keywords is sent only with alwaysSend: true`},
 		"bar": {`no keyword matched in the 3 messages of the transcript (scan window 3)`,
 			`keyword "bar" matched in the content of entry stag, but this entry has excludeRecursion: only chat messages can activate it`},
+		"inns": {`no keyword matched in the 3 messages of the transcript (scan window 3)`,
+			`keyword "tavern，inn" is 2 keywords joined by "，": it matches only where the whole text is written, never on "tavern" alone (lint: joined-keywords; lore lint --fix splits it)`},
 	}
 	if len(act.Why) != len(c.entries) {
 		t.Errorf("Why has %d entries, want %d", len(act.Why), len(c.entries))
@@ -453,11 +456,11 @@ func TestRecursionHub(t *testing.T) {
 			hub = a
 		}
 	}
-	if hub == nil || hub.Level != 1 || len(hub.Parents) != n {
+	if hub == nil || hub.Level != 1 || len(hub.ParentLists) != 1 || len(hub.ParentLists[0]) != n {
 		t.Fatalf("hub: %+v", hub)
 	}
 	seen := map[string]bool{}
-	for _, p := range hub.Parents {
+	for _, p := range hub.ParentLists[0] {
 		if seen[p] {
 			t.Fatalf("parent %s recorded twice", p)
 		}

@@ -6,22 +6,42 @@
 package lore
 
 import (
-	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
-	"github.com/lorekit/lore/tokenize"
 )
 
 // Name is the engine's id.
 const Name = "lore"
 
-// Engine is lore's own engine as a render.Engine.
-type Engine struct{}
+// Engine is lore's own engine as a render.Engine. It keeps the keyword index
+// of each lorebook it rendered, so the many renders of one lorebook that
+// `lore test` (turns, runs of seeds) and `render --runs` make build the
+// automaton once. A lorebook must not change between renders of one Engine.
+type Engine struct {
+	mu      sync.Mutex
+	indexes map[*schema.Lorebook]*keywordIndex
+}
 
 // New returns lore's engine.
 func New() *Engine { return &Engine{} }
+
+// index returns book's keyword index, built on first use.
+func (eng *Engine) index(book *schema.Lorebook) *keywordIndex {
+	eng.mu.Lock()
+	defer eng.mu.Unlock()
+	if kw, ok := eng.indexes[book]; ok {
+		return kw
+	}
+	if eng.indexes == nil {
+		eng.indexes = map[*schema.Lorebook]*keywordIndex{}
+	}
+	kw := newKeywordIndex(book)
+	eng.indexes[book] = kw
+	return kw
+}
 
 // Name is "lore".
 func (*Engine) Name() string { return Name }
@@ -30,34 +50,34 @@ func (*Engine) Name() string { return Name }
 func (*Engine) SizeUp(in *render.Input) *render.Sizing { return SizeUp(in) }
 
 // Render renders one prompt (see the package function Render).
-func (*Engine) Render(in *render.Input) (*render.Result, error) { return Render(in) }
+func (eng *Engine) Render(in *render.Input) (*render.Result, error) {
+	in, err := render.Prepare(in)
+	if err != nil {
+		return nil, err
+	}
+	return renderWith(in, eng.index(in.Book))
+}
 
 // Render activates, assembles and budgets one prompt. The trigger scan window
 // depends on the cards' share, which depends on what is always sent, so
 // activation runs twice: once with the default window to measure the Required
 // pieces, then with the window they leave (SPEC §4).
 func Render(in *render.Input) (*render.Result, error) {
-	if in == nil || in.Book == nil {
-		return nil, errors.New("render: no lorebook")
+	in, err := render.Prepare(in)
+	if err != nil {
+		return nil, err
 	}
-	local := *in
-	in = &local
-	if in.Transcript == nil {
-		in.Transcript = &schema.Transcript{}
-	}
-	if in.Counter == nil {
-		c, err := tokenize.Get(in.Settings.Tokenizer)
-		if err != nil {
-			return nil, err
-		}
-		in.Counter = c
-	}
+	return renderWith(in, newKeywordIndex(in.Book))
+}
+
+// renderWith is Render on a prepared input with the lorebook's keyword index
+// built.
+func renderWith(in *render.Input, kw *keywordIndex) (*render.Result, error) {
 	res := &render.Result{Engine: Name, Book: in.Book, Breakpoint: -1}
 	if _, err := render.ApplyTransforms(in.Book, in.Transcript.Messages); err != nil {
 		res.Warnings = append(res.Warnings, "a transform was skipped: "+err.Error())
 	}
 
-	kw := newKeywordIndex(in.Book)
 	pre := Assemble(in, activate(in, kw, 0))
 	window := render.ScanWindow(pre, in.Settings, in.Counter)
 	act := activate(in, kw, window)
@@ -237,11 +257,8 @@ func budgetReason(p render.Piece, r *render.Report) string {
 	if r != nil {
 		if sec := r.Section(p.Section); sec != nil {
 			budget = sec.Budget
-			for _, n := range sec.Notes {
-				if n.Key == p.Key && !n.Cut {
-					why = fmt.Sprintf("%s (it has %d tokens)", n.Why, n.Tokens)
-					break
-				}
+			if n := r.Note(p.Section, p.Key, false); n != nil {
+				why = fmt.Sprintf("%s (it has %d tokens)", n.Why, n.Tokens)
 			}
 		}
 	}
@@ -262,12 +279,8 @@ func requiredCap(r *render.Report) int {
 // cutReason says how much of a cut entry is left.
 func cutReason(p render.Piece, r *render.Report) string {
 	if r != nil {
-		if sec := r.Section(p.Section); sec != nil {
-			for _, n := range sec.Notes {
-				if n.Key == p.Key && n.Cut {
-					return fmt.Sprintf("in the prompt, but cut at its end from %d to %d tokens to fit the Required cap (%d tokens)", n.Tokens, n.Kept, r.RequiredCap)
-				}
-			}
+		if n := r.Note(p.Section, p.Key, true); n != nil {
+			return fmt.Sprintf("in the prompt, but cut at its end from %d to %d tokens to fit the Required cap (%d tokens)", n.Tokens, n.Kept, r.RequiredCap)
 		}
 	}
 	return "in the prompt, but cut at its end to fit the Required cap"

@@ -269,3 +269,34 @@ func TestRecursionFromAnotherSection(t *testing.T) {
 		t.Errorf("reasons do not say the parent was left out:\n%s", got)
 	}
 }
+
+// TestEngineReusesKeywordIndex: renders of one lorebook through one Engine
+// (lore test's turns and seeds) build its keyword automaton once and give what
+// the package's Render gives.
+func TestEngineReusesKeywordIndex(t *testing.T) {
+	card := ent("card", schema.SectionChatHistory, 0, "The tavern card.")
+	card.Keywords = kw("tavern")
+	book := &schema.Lorebook{Entries: []*schema.Entry{card}}
+	tr := &schema.Transcript{Messages: []schema.Message{{Role: "user", Content: "the tavern"}}}
+	eng := New()
+	want, err := Render(input(book, tr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		got, err := eng.Render(input(book, tr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want.Messages, got.Messages); d != "" {
+			t.Fatalf("engine render differs (-want +got):\n%s", d)
+		}
+	}
+	if len(eng.indexes) != 1 {
+		t.Errorf("%d keyword indexes for one lorebook", len(eng.indexes))
+	}
+	first := eng.index(book)
+	if eng.index(book) != first {
+		t.Error("the index was rebuilt")
+	}
+}

@@ -1,0 +1,165 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"gopkg.in/yaml.v3"
+
+	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/lint"
+	"github.com/lorekit/lore/schema"
+)
+
+// What a file named on the command line is, when that is clear from its content.
+const (
+	kindLorebook   = "lorebook"
+	kindTranscript = "transcript"
+	kindVars       = "vars"
+)
+
+// kindNames say a kind in a sentence; kindFlags, where a file of that kind goes.
+var (
+	kindNames = map[string]string{kindLorebook: "a lorebook", kindTranscript: "a transcript", kindVars: "a variables file", "config": "a " + lint.ConfigName}
+	kindFlags = map[string]string{kindLorebook: "as the LOREBOOK argument", kindTranscript: "with --transcript", kindVars: "with --vars"}
+)
+
+// namedFileKind says what the file at p is when its content leaves no doubt:
+// a lorebook (lore's own, with entries or an id and a section, or a foreign
+// one), a transcript (messages, or a list of chat messages), a variables file
+// (a mapping of plain values under keys no lorebook has), or "" for anything
+// else (a .lore.yaml, a folder, a file that does not read or parse), which
+// its loader then judges.
+func namedFileKind(p string) string {
+	if st, err := os.Stat(p); err != nil || st.IsDir() {
+		return ""
+	}
+	if strings.EqualFold(filepath.Ext(p), ".jsonl") {
+		return kindTranscript
+	}
+	src, err := formats.ReadSource(p)
+	if err != nil || src.Doc == nil {
+		return "" // unreadable, binary (a PNG card) or not parsed: its loader says
+	}
+	if src.Foreign() {
+		return kindLorebook
+	}
+	root := src.Doc.Root
+	if k, ok := schema.IsLoreData(p, root); ok && k == schema.KindLorebook || root.Kind == yaml.MappingNode && hasManifestName(p) {
+		return kindLorebook
+	}
+	switch schema.DetectKind(p, root) {
+	case schema.KindTranscript:
+		if root.Kind == yaml.SequenceNode || mappingHas(root, "messages") {
+			return kindTranscript
+		}
+	case schema.KindVars:
+		// Variable values are plain values or lists of them; a mapping of
+		// mappings is more likely a broken lorebook or configuration.
+		for i := 1; i < len(root.Content); i += 2 {
+			if v := root.Content[i]; v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode && !scalars(v) {
+				return ""
+			}
+		}
+		return kindVars
+	}
+	return ""
+}
+
+func hasManifestName(p string) bool {
+	switch strings.ToLower(filepath.Base(p)) {
+	case "lorebook.yaml", "lorebook.yml", "lorebook.json":
+		return true
+	}
+	return false
+}
+
+func scalars(seq *yaml.Node) bool {
+	for _, c := range seq.Content {
+		if c.Kind != yaml.ScalarNode {
+			return false
+		}
+	}
+	return true
+}
+
+func mappingHas(m *yaml.Node, key string) bool {
+	for i := 0; m.Kind == yaml.MappingNode && i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return true
+		}
+	}
+	return false
+}
+
+// wrongKind is a load error for a file given where another kind is wanted
+// (flag is the flag it was given to, or "" for the LOREBOOK argument), or nil
+// when the file is, or may be, of the kind wanted.
+func wrongKind(p, flag, want string) error {
+	got := namedFileKind(p)
+	if got == "" || got == want || want == "config" && got == kindVars {
+		return nil
+	}
+	msg := fmt.Sprintf("this is %s, not %s", kindNames[got], kindNames[want])
+	if flag != "" {
+		msg = fmt.Sprintf("given to %s, but %s", flag, msg)
+	}
+	if where := kindFlags[got]; where != "" {
+		msg += ": pass it " + where
+	}
+	return &schema.ParseError{Pos: diag.Pos{File: p}, Msg: msg}
+}
+
+// loadVarsFile loads the file of --vars.
+func loadVarsFile(p string) (*schema.Vars, []diag.Diagnostic, error) {
+	if err := wrongKind(p, "--vars", kindVars); err != nil {
+		return nil, nil, err
+	}
+	return schema.LoadVars(p)
+}
+
+// loadTranscriptFile loads the file of --transcript.
+func loadTranscriptFile(p string) (*schema.Transcript, []diag.Diagnostic, error) {
+	if err := wrongKind(p, "--transcript", kindTranscript); err != nil {
+		return nil, nil, err
+	}
+	return schema.LoadTranscript(p)
+}
+
+// loadConfigFile loads a .lore.yaml (given to --config, or found upward): a
+// missing file or a folder is said as for every other file.
+func loadConfigFile(p string) (*lint.Config, []diag.Diagnostic, error) {
+	if st, err := os.Stat(p); err != nil || st.IsDir() {
+		_, err := schema.ReadFile(p) // "no such file or folder", "is a folder, not a file"
+		return nil, nil, err
+	}
+	if err := wrongKind(p, "--config", "config"); err != nil {
+		return nil, nil, err
+	}
+	return lint.LoadConfig(p)
+}
+
+// oneLorebook is the argument check of render and tokens. A second path is
+// most often a transcript or variables file given without its flag: the
+// error says which flag it wants.
+func oneLorebook(c *cobra.Command, args []string) error {
+	name, path := c.Name(), c.CommandPath()
+	switch len(args) {
+	case 1:
+		return nil
+	case 0:
+		return usageErr("%s needs a LOREBOOK (a folder or a file); see '%s --help'", name, path)
+	}
+	for _, a := range args[1:] {
+		if k := namedFileKind(a); k == kindTranscript || k == kindVars {
+			return usageErr("%s takes one LOREBOOK; %s is %s: pass it %s (%s %s %s %s); see '%s --help'",
+				name, a, kindNames[k], kindFlags[k], path, args[0], strings.TrimPrefix(kindFlags[k], "with "), a, path)
+		}
+	}
+	return usageErr("%s takes one LOREBOOK, not %d paths: a transcript goes after --transcript, a variables file after --vars; see '%s --help'",
+		name, len(args), path)
+}

@@ -1,0 +1,178 @@
+package cmd
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"gopkg.in/yaml.v3"
+
+	"github.com/lorekit/lore/output"
+	"github.com/lorekit/lore/render"
+	"github.com/lorekit/lore/schema"
+)
+
+// renderModes are render's flags for engines with state and chance
+// (SillyTavern's timed effects and probability): an engine settings file,
+// several seeds, several generations.
+type renderModes struct {
+	stSettings string
+	runs       int
+	turns      bool
+	turnsAt    string
+}
+
+func (o *renderModes) register(f *pflag.FlagSet) {
+	f.StringVar(&o.stSettings, "st-settings", "", "SillyTavern's World Info settings (settings.sillytavern as a JSON or YAML file) for --engine sillytavern")
+	f.IntVar(&o.runs, "runs", 0, "render N times, seeds --seed … --seed+N-1, and print how often each entry is in the prompt")
+	f.BoolVar(&o.turns, "turns", false, "replay the transcript one generation per assistant message, carrying timed effects and the random stream")
+	f.StringVar(&o.turnsAt, "turns-at", "", "render one generation per chat prefix of these lengths (L1,L2,…), in order, carrying state")
+}
+
+// check refuses combinations that mean nothing.
+func (o *renderModes) check(explain, format string) error {
+	if o.runs < 0 {
+		return usageErr("--runs must be a positive number of renders, not %d", o.runs)
+	}
+	if o.turns && o.turnsAt != "" {
+		return usageErr("--turns and --turns-at are alternatives: give one")
+	}
+	if o.runs > 0 && (o.turns || o.turnsAt != "" || explain != "") {
+		return usageErr("--runs counts single renders: it does not combine with --turns, --turns-at or --explain")
+	}
+	if (o.turns || o.turnsAt != "") && explain != "" && format == "json" {
+		return usageErr("--explain with --turns prints text: drop --format json")
+	}
+	return nil
+}
+
+// applySettings lays the --st-settings file over the manifest's
+// settings.sillytavern, key by key, and takes the seed from it when --seed
+// is not given.
+func (o *renderModes) applySettings(f *pflag.FlagSet, ch *chat) error {
+	settings := map[string]any{}
+	for k, v := range ch.in.EngineSettings {
+		settings[k] = v
+	}
+	if o.stSettings != "" {
+		if ch.eng.Name() != "sillytavern" {
+			return usageErr("--st-settings is for --engine sillytavern; this render uses %s", ch.eng.Name())
+		}
+		data, err := schema.ReadFile(o.stSettings)
+		if err != nil {
+			return usageErr("--st-settings: %v", err)
+		}
+		var file map[string]any
+		if err := yaml.Unmarshal(data, &file); err != nil {
+			return usageErr("--st-settings: %s: not a JSON or YAML object: %v", o.stSettings, err)
+		}
+		for k, v := range file {
+			settings[k] = v
+		}
+	}
+	if s, ok := settings["seed"]; ok {
+		if !f.Changed("seed") {
+			switch n := s.(type) {
+			case int:
+				ch.in.Seed = int64(n)
+			case float64:
+				ch.in.Seed = int64(n)
+			}
+		}
+		delete(settings, "seed") // decided here: --seed, else the settings' seed
+	}
+	if len(settings) > 0 || ch.in.EngineSettings != nil {
+		ch.in.EngineSettings = settings
+	}
+	return nil
+}
+
+// lengths are the chat prefixes to generate at: --turns-at's list, or for
+// --turns one generation before each assistant message after the first
+// message, and one after a final user message.
+func (o *renderModes) lengths(t *schema.Transcript) ([]int, error) {
+	if o.turnsAt != "" {
+		var out []int
+		for _, s := range strings.Split(o.turnsAt, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || n < 0 {
+				return nil, usageErr("--turns-at: %q is not a chat length (a number of messages)", s)
+			}
+			out = append(out, n)
+		}
+		return out, nil
+	}
+	var out []int
+	msgs := t.Messages
+	for i := 1; i < len(msgs); i++ {
+		if msgs[i].Role == "assistant" {
+			out = append(out, i)
+		}
+	}
+	if n := len(msgs); n > 0 && msgs[n-1].Role == "user" {
+		out = append(out, n)
+	}
+	if len(out) == 0 {
+		return nil, usageErr("--turns: the transcript has no assistant message after the first and does not end with a user message: nothing to generate")
+	}
+	return out, nil
+}
+
+// renderTurns renders and prints one generation per chat prefix.
+func renderTurns(iox *IO, ch *chat, o *renderModes, opts *renderOptions, color bool) error {
+	lengths, err := o.lengths(ch.in.Transcript)
+	if err != nil {
+		return err
+	}
+	rs, err := render.RenderTurns(ch.eng, ch.in, lengths)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	printWarnings(iox, rs[0])
+	if opts.explain != "" {
+		for i, r := range rs {
+			fmt.Fprintf(iox.Stdout, "turn %d · chat length %d\n", i+1, lengths[i])
+			if err := output.WriteExplanation(iox.Stdout, r, opts.explain, color); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := output.WriteTurns(iox.Stdout, opts.format, lengths, rs, color); err != nil {
+		return usageErr("%v", err)
+	}
+	return nil
+}
+
+// renderRuns renders with N consecutive seeds and prints the frequencies.
+func renderRuns(iox *IO, ch *chat, o *renderModes, format string, color bool) error {
+	if format != "" && format != "text" && format != "json" && format != "html" {
+		return usageErr("--runs prints %s, not %s", strings.Join(output.RunFormats, ", "), format)
+	}
+	first := ch.in.Seed
+	results := make([]*render.Result, 0, o.runs)
+	for k := 0; k < o.runs; k++ {
+		in := *ch.in
+		in.Seed = first + int64(k)
+		r, err := ch.eng.Render(&in)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		if k == 0 {
+			printWarnings(iox, r)
+		}
+		results = append(results, r)
+	}
+	ids := make([]string, 0, len(ch.in.Book.Entries))
+	for _, e := range ch.in.Book.Entries {
+		ids = append(ids, e.ID)
+	}
+	return output.WriteRuns(iox.Stdout, format, output.CountRuns(ids, results, first), color)
+}
+
+func printWarnings(iox *IO, r *render.Result) {
+	for _, w := range r.Warnings {
+		fmt.Fprintf(iox.Stderr, "lore: warning: %s\n", w)
+	}
+}

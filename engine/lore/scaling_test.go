@@ -1,0 +1,130 @@
+package lore
+
+import (
+	"fmt"
+	"math/rand"
+	"runtime"
+	"testing"
+
+	"github.com/lorekit/lore/render"
+	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/tokenize"
+)
+
+// scalingShapes are lorebooks of n entries in the shapes that once made
+// rendering quadratic; each returns the book and a chat for it.
+var scalingShapes = map[string]func(n int) (*schema.Lorebook, *schema.Transcript){
+	// Every entry has the keyword "tavern" and its content names it: each
+	// content activates every entry.
+	"shared-keyword": func(n int) (*schema.Lorebook, *schema.Transcript) {
+		book := &schema.Lorebook{Manifest: schema.Manifest{Name: "shared"}}
+		for i := range n {
+			e := actEntry(fmt.Sprintf("e%06d", i), schema.SectionChatHistory, withKeys("tavern", fmt.Sprintf("word%d", i)),
+				withContent(fmt.Sprintf("The tavern number %d has a keeper named word%d.", i, (i+1)%n)))
+			book.Entries = append(book.Entries, e)
+		}
+		return book, actChat("I enter the tavern.")
+	},
+	// The chat activates nothing; n/2 constant entries name "hub", which n/2
+	// entries share: each of them has n/2 parents at level 1.
+	"recursion-hub": func(n int) (*schema.Lorebook, *schema.Transcript) {
+		book := &schema.Lorebook{Manifest: schema.Manifest{Name: "hub"}}
+		for i := range n / 2 {
+			book.Entries = append(book.Entries,
+				actEntry(fmt.Sprintf("c%06d", i), schema.SectionChatHistory, withAlways(true), withContent("the hub again")),
+				actEntry(fmt.Sprintf("h%06d", i), schema.SectionChatHistory, withKeys("hub"), withContent("A hub.")))
+		}
+		return book, actChat("nothing here")
+	},
+	// A shared keyword with a shared secondary keyword, named in every
+	// content, and entries with secondary logics that fail.
+	"shared-secondary": func(n int) (*schema.Lorebook, *schema.Transcript) {
+		book := &schema.Lorebook{Manifest: schema.Manifest{Name: "secondary"}}
+		logics := []string{schema.AndAny, schema.NotAny, schema.AndAll, schema.NotAll}
+		for i := range n {
+			e := actEntry(fmt.Sprintf("e%06d", i), schema.SectionChatHistory, withKeys("tavern"),
+				withSecondary(logics[i%4], "ale", fmt.Sprintf("mug%d", i%7)), withContent("A tavern with ale."))
+			book.Entries = append(book.Entries, e)
+		}
+		return book, actChat("the tavern", "some ale")
+	},
+	// Distinct keywords, a long chat naming many of them, cross-references.
+	"distinct-keywords": func(n int) (*schema.Lorebook, *schema.Transcript) {
+		r := rand.New(rand.NewSource(1))
+		book, words := benchBook(r, n)
+		return book, benchChat(r, words, 200)
+	},
+}
+
+// TestRenderScalesLinearly renders each shape at n and 2n entries and checks
+// that the allocations at most about double: a quadratic path (every content
+// against every entry, every card's parents one by one) would quadruple them.
+// Allocation counts are deterministic, so this fails the same way on any
+// machine, however loaded.
+func TestRenderScalesLinearly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders lorebooks of thousands of entries")
+	}
+	counter, err := tokenize.Get(tokenize.Chars4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 1500
+	for name, shape := range scalingShapes {
+		t.Run(name, func(t *testing.T) {
+			allocs := func(n int) (count, bytes float64) {
+				book, chat := shape(n)
+				s := schema.DefaultSettings()
+				s.ContextTokens = 128000
+				in := &render.Input{Book: book, Transcript: chat, Settings: s, Counter: counter}
+				return allocsAndBytes(func() {
+					if _, err := Render(in); err != nil {
+						t.Fatal(err)
+					}
+				})
+			}
+			c1, b1 := allocs(n)
+			c2, b2 := allocs(2 * n)
+			if c2 > 2.2*c1 || b2 > 2.2*b1 {
+				t.Errorf("allocations grew %.2f× (bytes %.2f×) when entries doubled from %d to %d", c2/c1, b2/b1, n, 2*n)
+			}
+			t.Logf("%d → %d entries: %.0f → %.0f allocations (%.2f×), %.0f → %.0f bytes (%.2f×)", n, 2*n, c1, c2, c2/c1, b1, b2, b2/b1)
+		})
+	}
+}
+
+// allocsAndBytes runs f once to warm caches, then once more, and returns
+// the allocations and bytes allocated by the second run. Both are
+// deterministic for deterministic code: they do not depend on the machine's
+// load, so growth in them can be asserted where time cannot.
+func allocsAndBytes(f func()) (count, bytes float64) {
+	f()
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	f()
+	runtime.ReadMemStats(&m1)
+	return float64(m1.Mallocs - m0.Mallocs), float64(m1.TotalAlloc - m0.TotalAlloc)
+}
+
+// BenchmarkRenderShapes renders each scaling shape at 10,000 and 20,000
+// entries.
+func BenchmarkRenderShapes(b *testing.B) {
+	counter, err := tokenize.Get(tokenize.O200kBase)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range []string{"shared-keyword", "recursion-hub", "shared-secondary", "distinct-keywords"} {
+		for _, n := range []int{10000, 20000} {
+			b.Run(fmt.Sprintf("%s/entries=%d", name, n), func(b *testing.B) {
+				book, chat := scalingShapes[name](n)
+				in := &render.Input{Book: book, Transcript: chat, Settings: schema.DefaultSettings(), Counter: counter}
+				for b.Loop() {
+					if _, err := Render(in); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

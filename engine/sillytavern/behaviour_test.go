@@ -1,0 +1,180 @@
+package sillytavern
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/render"
+	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/tokenize"
+)
+
+// stInput is a SillyTavern book (JSON) read directly, with a chat of
+// alternating user and character messages and chars4.
+func stInput(t *testing.T, book string, settings map[string]any, chat ...string) *render.Input {
+	t.Helper()
+	lb, _, err := formats.Convert("book.json", []byte(book))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &schema.Transcript{}
+	for i, c := range chat {
+		role := "user"
+		if i%2 == 1 {
+			role = "assistant"
+		}
+		tr.Messages = append(tr.Messages, schema.Message{Role: role, Content: c})
+	}
+	counter, _ := tokenize.Get(tokenize.Chars4)
+	return &render.Input{Book: lb, Transcript: tr, Settings: schema.DefaultSettings(), Counter: counter, EngineSettings: settings}
+}
+
+func inPrompt(r *render.Result) string {
+	var ids []string
+	for _, a := range r.Activated {
+		ids = append(ids, a.ID+"@"+a.Position)
+	}
+	return strings.Join(ids, " ")
+}
+
+func mustRender(t *testing.T, in *render.Input) *render.Result {
+	t.Helper()
+	r, err := New().Render(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// The fields newer than 1.12.6, by SillyTavern's documentation.
+func TestNewerFields(t *testing.T) {
+	t.Run("triggers", func(t *testing.T) {
+		book := `{"entries": {
+			"0": {"uid": 0, "key": ["x"], "comment": "swipes", "content": "S", "triggers": ["swipe"]},
+			"1": {"uid": 1, "key": ["x"], "comment": "any", "content": "A", "triggers": []}}}`
+		r := mustRender(t, stInput(t, book, nil, "x"))
+		if got := inPrompt(r); got != "any@before-char" {
+			t.Errorf("a normal generation: %s", got)
+		}
+		if why := strings.Join(r.Explain["swipes"].Reasons, "; "); !strings.Contains(why, "triggers swipe do not include this generation's type (normal)") {
+			t.Errorf("--explain swipes: %s", why)
+		}
+		r = mustRender(t, stInput(t, book, map[string]any{"generationType": "swipe"}, "x", "y"))
+		if got := inPrompt(r); got != "any@before-char swipes@before-char" {
+			t.Errorf("a swipe: %s", got)
+		}
+	})
+	t.Run("ignoreBudget", func(t *testing.T) {
+		// A 10-token budget: big (order 100) overflows it; small is dropped
+		// with it, but free ignores the budget and still goes in.
+		book := `{"entries": {
+			"0": {"uid": 0, "key": ["x"], "comment": "big", "content": "` + strings.Repeat("b", 60) + `", "order": 100},
+			"1": {"uid": 1, "key": ["x"], "comment": "small", "content": "s", "order": 90},
+			"2": {"uid": 2, "key": ["x"], "comment": "free", "content": "free", "order": 80, "ignoreBudget": true}}}`
+		r := mustRender(t, stInput(t, book, map[string]any{"maxContext": 40.0, "recursive": false}, "x"))
+		if got := inPrompt(r); got != "free@before-char" {
+			t.Errorf("in the prompt: %s", got)
+		}
+		if why := strings.Join(r.Explain["small"].Reasons, "; "); !strings.Contains(why, "the budget (10 tokens) was already full at big") {
+			t.Errorf("--explain small: %s", why)
+		}
+	})
+	t.Run("match sources", func(t *testing.T) {
+		card := `{"spec": "chara_card_v2", "spec_version": "2.0", "data": {"name": "Aria", "description": "Aria owns a lute.",
+			"personality": "", "scenario": "", "first_mes": "", "mes_example": "",
+			"character_book": {"entries": [
+				{"id": 0, "keys": ["lute"], "content": "Lutes have six courses.", "comment": "lute", "enabled": true, "insertion_order": 100,
+				 "extensions": {"match_character_description": true}},
+				{"id": 1, "keys": ["lute"], "content": "Not from the card.", "comment": "plain", "enabled": true, "insertion_order": 90}]}}}`
+		r := mustRender(t, stInput(t, card, nil, "hello"))
+		if got := inPrompt(r); got != "lute@after-char" && got != "lute@before-char" {
+			t.Errorf("in the prompt: %s", got)
+		}
+	})
+	t.Run("outlets", func(t *testing.T) {
+		book := `{"entries": {
+			"0": {"uid": 0, "key": ["x"], "comment": "scene", "content": "Outlet text", "position": 7, "outletName": "scene"},
+			"1": {"uid": 1, "key": ["x"], "comment": "normal", "content": "Normal"}}}`
+		r := mustRender(t, stInput(t, book, nil, "x"))
+		if got := inPrompt(r); got != "normal@before-char scene@outlet" {
+			t.Errorf("in the prompt: %s", got)
+		}
+		for _, m := range r.Messages {
+			if strings.Contains(m.Content, "Outlet text") {
+				t.Errorf("an outlet's content was placed: %q", m.Content)
+			}
+		}
+	})
+}
+
+// TestExplainGates: --explain names the check that kept an entry out.
+func TestExplainGates(t *testing.T) {
+	book := `{"entries": {
+		"0": {"uid": 0, "key": ["x"], "comment": "off", "content": "c", "disable": true},
+		"1": {"uid": 1, "key": ["x"], "comment": "bob", "content": "c", "characterFilter": {"isExclude": false, "names": ["Bob"], "tags": []}},
+		"2": {"uid": 2, "key": ["x"], "comment": "tagged", "content": "c", "characterFilter": {"isExclude": true, "names": [], "tags": ["grim"]}},
+		"3": {"uid": 3, "key": ["x"], "comment": "late", "content": "c", "delay": 5},
+		"4": {"uid": 4, "key": ["x"], "comment": "deferred", "content": "c", "delayUntilRecursion": 2},
+		"5": {"uid": 5, "key": ["x"], "comment": "blocked", "content": "@@dont_activate\nc"},
+		"6": {"uid": 6, "key": [], "comment": "keyless", "content": "c"},
+		"7": {"uid": 7, "key": ["kin"], "comment": "kin", "content": "c"},
+		"8": {"uid": 8, "key": ["x"], "comment": "and-all", "content": "c", "keysecondary": ["x", "moon"], "selectiveLogic": 3},
+		"9": {"uid": 9, "key": ["x"], "comment": "never", "content": "c", "probability": 0},
+		"10": {"uid": 10, "key": ["x"], "comment": "g-a", "content": "c", "group": "g", "groupOverride": true, "order": 200},
+		"11": {"uid": 11, "key": ["x"], "comment": "g-b", "content": "c", "group": "g", "order": 150},
+		"12": {"uid": 12, "key": ["zzz"], "comment": "far", "content": "c"},
+		"13": {"uid": 13, "key": ["x"], "comment": "huge", "content": "` + strings.Repeat("h", 8000) + `", "order": 1}
+	}}`
+	in := stInput(t, book, map[string]any{"characterName": "Aria", "characterTags": []any{"grim"}}, "zzz", "y", "x king")
+	r := mustRender(t, in)
+	for id, want := range map[string]string{
+		"off":      "disabled (disable: true)",
+		"bob":      `character filter: only for names Bob; this is the character "Aria"`,
+		"tagged":   "character filter: not for tags grim; this is a character tagged grim",
+		"late":     "delay 5: the chat has 3 messages, fewer than 5",
+		"deferred": "delayUntilRecursion 2: it can only activate in a recursion pass",
+		"blocked":  "@@dont_activate",
+		"keyless":  "no primary keys, and it is not constant",
+		"kin":      `"kin" occurs only inside other words, and whole words are on (matchWholeWords)`,
+		"and-all":  `primary key "x" matched, but the secondary keys do not satisfy AND_ALL`,
+		"never":    "probability 0%: rolled",
+		"g-b":      `inclusion group "g" went to g-a by prioritized`,
+		"far":      "no primary key matched in the 2 newest messages (scan depth 2)",
+		"huge":     "left out by the budget: 2001 tokens with it, the budget is 1792",
+	} {
+		x := r.Explain[id]
+		if x == nil {
+			t.Errorf("no explanation for %s", id)
+			continue
+		}
+		if x.Active {
+			t.Errorf("%s: activated, want it out", id)
+		}
+		if why := strings.Join(x.Reasons, "; "); !strings.Contains(why, want) {
+			t.Errorf("--explain %s:\n  %s\nwant it to say %q", id, why, want)
+		}
+	}
+	if x := r.Explain["g-a"]; !x.Active || !strings.Contains(strings.Join(x.Reasons, "; "), `activated: key "x" matched in message:2`) {
+		t.Errorf("--explain g-a: %v", x.Reasons)
+	}
+}
+
+// TestCooldownExplained: across turns, --explain says when a cooldown ends.
+func TestCooldownExplained(t *testing.T) {
+	book := `{"entries": {"0": {"uid": 0, "key": ["amulet"], "comment": "amulet", "content": "c", "cooldown": 3}}}`
+	in := stInput(t, book, nil, "amulet", "amulet", "amulet")
+	rs, err := New().RenderTurns(in, []int{1, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inPrompt(rs[0]) != "amulet@before-char" || inPrompt(rs[1]) != "" {
+		t.Fatalf("turns: %q, %q", inPrompt(rs[0]), inPrompt(rs[1]))
+	}
+	if why := strings.Join(rs[1].Explain["amulet"].Reasons, "; "); !strings.Contains(why, "on cooldown until the chat has 4 messages (it has 3)") {
+		t.Errorf("--explain amulet at length 3: %s", why)
+	}
+	if len(rs[0].Effects) != 1 || rs[0].Effects[0] != (render.Effect{ID: "amulet", Kind: "cooldown", Start: 1, End: 4}) {
+		t.Errorf("effects after the first turn: %+v", rs[0].Effects)
+	}
+}

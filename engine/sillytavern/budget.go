@@ -1,0 +1,203 @@
+package sillytavern
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lorekit/lore/tokenize"
+)
+
+// SillyTavern's budget: after the probability roll, each entry's content and
+// a line break are added to the pass's new text, and the entry is dropped —
+// and the pass stopped — as soon as the tokens of the earlier passes'
+// recursion text plus the new text reach the budget.
+
+// tally is a text built by putting pieces in front (allActivatedText), kept
+// as pieces so that growing it costs no copy; chars4, which counts bytes,
+// counts it without joining it.
+type tally struct {
+	pieces []string // in the order added; the text is them reversed
+	bytes  int
+}
+
+func (t *tally) prepend(s string) {
+	t.pieces = append(t.pieces, s)
+	t.bytes += len(s)
+}
+
+func (t *tally) String() string {
+	var b strings.Builder
+	b.Grow(t.bytes)
+	for i := len(t.pieces) - 1; i >= 0; i-- {
+		b.WriteString(t.pieces[i])
+	}
+	return b.String()
+}
+
+func (t *tally) count(c tokenize.Counter) int {
+	if t.bytes == 0 {
+		return 0
+	}
+	if c.Name() == tokenize.Chars4 {
+		return (t.bytes + 3) / 4
+	}
+	return countText(c, t.String())
+}
+
+// accept rolls each entry's probability and adds it under the budget, in
+// order, until the budget overflows; it returns the entries whose content
+// feeds recursion (those that did not fail their roll, the budget's losers
+// included, as SillyTavern has it).
+//
+// SillyTavern counts the whole new text again after each entry. Here every
+// entry is rolled first, then the first entry that overflows is found by
+// counting prefixes of the new text at doubling, then halving, lengths —
+// the same entry as long as a longer prefix never has fewer tokens — and the
+// draws of the entries after it, which SillyTavern never rolls, are taken
+// back.
+func (sc *scan) accept(list []*activation, tokensBefore int) []*entry {
+	type try struct {
+		before rng // the generator before this entry's roll
+		roll   float64
+		rolled bool
+		failed bool
+		end    int // the new text's length with it
+	}
+	tries := make([]try, len(list))
+	var text strings.Builder
+	var passed []int // indexes into list
+	expanded := make([]string, len(list))
+	for i, a := range list {
+		e := a.e
+		tries[i].before = sc.rng.state()
+		if e.useProbability && !e.probabilityIs100 && !sc.timed.isSticky[e.idx] {
+			r := sc.rng.next() * 100
+			tries[i].roll, tries[i].rolled = r, true
+			if !(r <= e.probability) {
+				tries[i].failed = true
+				continue
+			}
+		}
+		expanded[i] = sc.macros.expand(sc.content[e.idx])
+		text.WriteString(expanded[i])
+		text.WriteByte('\n')
+		tries[i].end = text.Len()
+		passed = append(passed, i)
+	}
+	all := text.String()
+	// Entries that ignore the budget never overflow it.
+	var checked []int // indexes into passed
+	for k, i := range passed {
+		if !list[i].e.ignoreBudget {
+			checked = append(checked, k)
+		}
+	}
+	over := func(k int) bool {
+		return tokensBefore+sc.count(all[:tries[passed[checked[k]]].end]) >= sc.budget
+	}
+	stop := len(list) // entries SillyTavern gets to before the budget stops it
+	brk := -1
+	if k := firstTrue(len(checked), over); k >= 0 {
+		brk = passed[checked[k]]
+		stop = brk + 1
+		if stop < len(list) {
+			sc.rng.restore(tries[stop].before)
+		}
+	}
+	for i := 0; i < stop; i++ {
+		a, e := list[i], list[i].e
+		if tries[i].failed {
+			sc.failedRoll[e.idx] = true
+			sc.gate(e, gateProbability, fmt.Sprintf("rolled %.2f, needed %v or less", tries[i].roll, e.probability))
+			continue
+		}
+		sc.content[e.idx] = expanded[i]
+		if tries[i].rolled {
+			a.roll = tries[i].roll
+		}
+		if i == brk {
+			sc.overflowed = true
+			sc.dropped = e
+			total := tokensBefore + sc.count(all[:tries[i].end])
+			sc.gate(e, gateBudget, fmt.Sprintf("%d tokens with it, the budget is %d", total, sc.budget))
+			break
+		}
+		sc.admit(a)
+	}
+	// After the overflow SillyTavern rolls and admits only the entries that
+	// ignore the budget (a field newer than 1.12.6, which stopped there).
+	for _, a := range list[stop:] {
+		e := a.e
+		if !e.ignoreBudget {
+			sc.gate(e, gateBudget, fmt.Sprintf("the budget (%d tokens) was already full at %s", sc.budget, list[brk].e.src.ID))
+			continue
+		}
+		if e.useProbability && !e.probabilityIs100 && !sc.timed.isSticky[e.idx] {
+			r := sc.rng.next() * 100
+			if !(r <= e.probability) {
+				sc.failedRoll[e.idx] = true
+				sc.gate(e, gateProbability, fmt.Sprintf("rolled %.2f, needed %v or less", r, e.probability))
+				continue
+			}
+			a.roll = r
+		}
+		sc.content[e.idx] = sc.macros.expand(sc.content[e.idx])
+		sc.admit(a)
+	}
+	var out []*entry
+	for _, a := range list {
+		if !sc.failedRoll[a.e.idx] && !a.e.preventRecursion {
+			out = append(out, a.e)
+		}
+	}
+	return out
+}
+
+func (sc *scan) count(s string) int { return countText(sc.counter, s) }
+
+// firstTrue is the smallest k in [0, n) with f(k), for f false then true
+// (-1 when f is false throughout), found with O(log n) calls.
+func firstTrue(n int, f func(int) bool) int {
+	lo, hi := -1, -1 // f(lo) false (or lo = -1), f(hi) true
+	for step := 1; ; step *= 2 {
+		k := lo + step
+		if k >= n {
+			k = n - 1
+			if k <= lo {
+				return -1
+			}
+			if !f(k) {
+				return -1
+			}
+			hi = k
+			break
+		}
+		if f(k) {
+			hi = k
+			break
+		}
+		lo = k
+	}
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if f(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
+}
+
+// admit puts an entry in the prompt.
+func (sc *scan) admit(a *activation) {
+	e := a.e
+	sc.isActive[e.idx] = true
+	sc.byEntry[e.idx] = a
+	sc.activated = append(sc.activated, a)
+	if e.group != "" {
+		if _, ok := sc.holders[e.group]; !ok {
+			sc.holders[e.group] = e
+		}
+	}
+}

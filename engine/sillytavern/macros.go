@@ -1,0 +1,215 @@
+package sillytavern
+
+import (
+	"strings"
+)
+
+// macros expands the macros SillyTavern substitutes in keys and contents
+// (substituteParams), those that do not depend on the clock, the browser or
+// chance, in SillyTavern's order: the legacy <USER>, <BOT>, <CHAR>, <GROUP>,
+// <CHARIFNOTGROUP>; {{newline}}, {{trim}}, {{noop}}; the names and card
+// fields ({{user}}, {{char}}, {{group}}, {{charIfNotGroup}}, {{description}},
+// {{personality}}, {{scenario}}, {{persona}}, {{mesExamples}},
+// {{charPrompt}}, {{charJailbreak}}, {{charVersion}}, {{model}}), one after
+// the other so that a field's text has its own {{char}} expanded;
+// {{lastMessage}}, {{lastUserMessage}}, {{lastCharMessage}};
+// {{reverse:…}}; then {{// comments}} are removed. Names are matched without
+// regard to ASCII case. Every other macro ({{random}}, {{roll}}, {{time}},
+// {{getvar}}, …) is left as written.
+type macros struct {
+	usr, chr                      string
+	env                           []macroVar
+	lastMessage, lastUser, lastAI string
+}
+
+type macroVar struct{ name, value string }
+
+func newMacros(user, char string, card map[string]string) *macros {
+	m := &macros{usr: user, chr: char}
+	for _, f := range []struct{ name, field string }{
+		{"charPrompt", "system_prompt"}, {"charJailbreak", "post_history_instructions"},
+		{"description", "description"}, {"personality", "personality"}, {"scenario", "scenario"},
+		{"persona", "persona"}, {"mesExamples", "mes_example"}, {"charVersion", "character_version"},
+		{"char_version", "character_version"},
+	} {
+		m.env = append(m.env, macroVar{f.name, card[f.field]})
+	}
+	m.env = append(m.env, macroVar{"user", user}, macroVar{"char", char}, macroVar{"group", char},
+		macroVar{"charIfNotGroup", char}, macroVar{"model", ""})
+	return m
+}
+
+// setChat gives {{lastMessage}} and its kin the chat of this generation
+// (system messages already left out).
+func (m *macros) setChat(msgs []chatMessage) {
+	m.lastMessage, m.lastUser, m.lastAI = "", "", ""
+	if n := len(msgs); n > 0 {
+		m.lastMessage = msgs[n-1].text
+	}
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].user && m.lastUser == "" {
+			m.lastUser = msgs[i].text
+		}
+		if !msgs[i].user && m.lastAI == "" {
+			m.lastAI = msgs[i].text
+		}
+	}
+}
+
+func (m *macros) user() string { return m.usr }
+func (m *macros) char() string { return m.chr }
+
+// expand substitutes the macros in s.
+func (m *macros) expand(s string) string {
+	if s == "" {
+		return ""
+	}
+	if strings.IndexByte(s, '<') >= 0 {
+		for _, r := range []struct{ tag, value string }{
+			{"<USER>", m.user()}, {"<BOT>", m.char()}, {"<CHAR>", m.char()},
+			{"<CHARIFNOTGROUP>", m.char()}, {"<GROUP>", m.char()},
+		} {
+			s = replaceFold(s, r.tag, r.value)
+		}
+	}
+	if !strings.Contains(s, "{{") {
+		return s
+	}
+	s = replaceFold(s, "{{newline}}", "\n")
+	s = trimMacro(s)
+	s = replaceFold(s, "{{noop}}", "")
+	for _, v := range m.env {
+		s = replaceFold(s, "{{"+v.name+"}}", v.value)
+	}
+	s = replaceFold(s, "{{lastMessage}}", m.lastMessage)
+	s = replaceFold(s, "{{lastUserMessage}}", m.lastUser)
+	s = replaceFold(s, "{{lastCharMessage}}", m.lastAI)
+	s = reverseMacro(s)
+	return stripComments(s)
+}
+
+// indexFold is strings.Index with ASCII letters compared without case (a
+// JavaScript /i regular expression of ASCII text).
+func indexFold(s, pat string) int {
+	n := len(pat)
+	for i := 0; i+n <= len(s); i++ {
+		if s[i] == pat[0] || lowerASCII(s[i]) == lowerASCII(pat[0]) {
+			if equalFoldASCII(s[i:i+n], pat) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func equalFoldASCII(a, b string) bool {
+	for i := 0; i < len(a); i++ {
+		if lowerASCII(a[i]) != lowerASCII(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// replaceFold replaces every occurrence of pat, ASCII case ignored.
+func replaceFold(s, pat, value string) string {
+	i := indexFold(s, pat)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i >= 0 {
+		b.WriteString(s[:i])
+		b.WriteString(value)
+		s = s[i+len(pat):]
+		i = indexFold(s, pat)
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// trimMacro removes {{trim}} with the line breaks around it.
+func trimMacro(s string) string {
+	const pat = "{{trim}}"
+	for {
+		i := indexFold(s, pat)
+		if i < 0 {
+			return s
+		}
+		start, end := i, i+len(pat)
+		for start > 0 && s[start-1] == '\n' {
+			start--
+			if start > 0 && s[start-1] == '\r' {
+				start--
+			}
+		}
+		for end < len(s) {
+			if s[end] == '\n' {
+				end++
+			} else if s[end] == '\r' && end+1 < len(s) && s[end+1] == '\n' {
+				end += 2
+			} else {
+				break
+			}
+		}
+		s = s[:start] + s[end:]
+	}
+}
+
+// reverseMacro is {{reverse:text}} (/{{reverse\:(.+?)}}/gi): the text's
+// characters backwards; the text is one character or more, up to the first
+// }} after it, on one line.
+func reverseMacro(s string) string {
+	const open = "{{reverse:"
+	var b strings.Builder
+	for {
+		i := indexFold(s, open)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		body := s[i+len(open):]
+		end := -1
+		for k := 1; k+1 < len(body); k++ {
+			if body[k] == '}' && body[k+1] == '}' {
+				end = k
+				break
+			}
+		}
+		if end < 0 || strings.ContainsAny(body[:end], "\n\r\u2028\u2029") {
+			// No match here: the next one may start inside.
+			b.WriteString(s[:i+1])
+			s = s[i+1:]
+			continue
+		}
+		rs := []rune(body[:end])
+		for a, z := 0, len(rs)-1; a < z; a, z = a+1, z-1 {
+			rs[a], rs[z] = rs[z], rs[a]
+		}
+		b.WriteString(s[:i])
+		b.WriteString(string(rs))
+		s = body[end+2:]
+	}
+}
+
+// stripComments removes {{// …}} (the shortest, across lines).
+func stripComments(s string) string {
+	for {
+		i := strings.Index(s, "{{//")
+		if i < 0 {
+			return s
+		}
+		j := strings.Index(s[i+4:], "}}")
+		if j < 0 {
+			return s
+		}
+		s = s[:i] + s[i+4+j+2:]
+	}
+}

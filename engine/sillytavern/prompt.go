@@ -1,0 +1,288 @@
+package sillytavern
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/lorekit/lore/render"
+)
+
+// defaultMainPrompt is the main prompt of SillyTavern's default Chat
+// Completion preset, sent when the card has no system prompt of its own.
+const defaultMainPrompt = "Write {{char}}'s next reply in a fictional chat between {{charIfNotGroup}} and {{user}}."
+
+// place lays the prompt out in the order of SillyTavern's default Chat
+// Completion preset: main prompt, world info before, character description,
+// personality, scenario, world info after, example messages (with the
+// example-message entries around them), the chat with the depth entries and
+// the Author's Note injected, then the card's post-history instructions.
+func (b *book) place(sc *scan, msgs []chatMessage, m *macros) (*render.Result, *slots) {
+	an := b.s.AuthorsNote
+	sl := sc.slots(an.Active)
+	p := &prompt{b: b, sc: sc, m: m, sl: sl, res: &render.Result{Engine: Name, Book: b.in.Book, Breakpoint: -1}}
+
+	main, mainSrc := defaultMainPrompt, "main-prompt"
+	if s := b.card["system_prompt"]; s != "" {
+		main, mainSrc = s, b.cardIDs["system_prompt"]
+	}
+	p.text(render.StepSystemPresets, main, mainSrc)
+	p.entries(render.StepSystemPresets, "system", posBefore, sl.before)
+	if s := b.card["persona"]; s != "" {
+		p.text(render.StepSystemPresets, s, "persona")
+	}
+	for _, f := range []string{"description", "personality", "scenario"} {
+		if s := b.card[f]; s != "" {
+			p.text(render.StepSystemPresets, s, b.cardIDs[f])
+		}
+	}
+	p.entries(render.StepSystemPresets, "system", posAfter, sl.after)
+	p.examples(sl)
+	p.add(render.StepStartChat, "system", render.MarkerStartChat, nil)
+	p.history(msgs, sl)
+	if s := b.card["post_history_instructions"]; s != "" {
+		p.text(render.StepPostHistory, s, b.cardIDs["post_history_instructions"])
+	}
+	// Outlets go where a prompt-manager prompt says {{outlet::Name}}; the
+	// card's fields and the Author's Note cannot (SillyTavern's docs), and
+	// the default preset has no such prompt, so they are listed, not placed.
+	for _, name := range sl.outletNames {
+		p.activate(sl.outlets[name], positionNames[posOutlet], 0, nil, nil)
+	}
+	p.res.Report = p.report(sl)
+	p.res.Explain = p.explain(sl)
+	return p.res, sl
+}
+
+// prompt builds one Result.
+type prompt struct {
+	b      *book
+	sc     *scan
+	m      *macros
+	sl     *slots
+	res    *render.Result
+	placed map[*entry]string // where each placed entry went, for --explain
+}
+
+func (p *prompt) add(step int, role, content string, sources []string) {
+	if sources == nil {
+		sources = []string{}
+	}
+	p.res.Messages = append(p.res.Messages, render.Message{Role: role, Content: content, Step: step, Sources: sources})
+}
+
+// text adds a card text (or the main prompt) with its macros expanded.
+func (p *prompt) text(step int, s, source string) {
+	s = p.m.expand(s)
+	if jsTrim(s) == "" {
+		return
+	}
+	p.add(step, "system", s, []string{source})
+}
+
+// entries adds one insertion point as one system message.
+func (p *prompt) entries(step int, role string, pos int, es []*entry) {
+	if len(es) == 0 {
+		return
+	}
+	p.add(step, role, p.join(es), ids(es))
+	p.activate(es, positionNames[pos], step, nil, nil)
+}
+
+func (p *prompt) join(es []*entry) string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = p.sc.content[e.idx]
+	}
+	return strings.Join(parts, "\n")
+}
+
+func ids(es []*entry) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.src.ID
+	}
+	return out
+}
+
+// activate lists placed entries in `activated`, in prompt order.
+func (p *prompt) activate(es []*entry, position string, step int, depth *int, role *string) {
+	if p.placed == nil {
+		p.placed = map[*entry]string{}
+	}
+	for _, e := range es {
+		a := p.sc.activationOf(e)
+		order := int(e.order)
+		out := render.ActivatedOut{ID: e.src.ID, Step: step, Position: position, Order: &order,
+			Trigger: p.sc.trigger(a), Recursion: p.sc.recursionOf(a)}
+		if depth != nil {
+			d := *depth
+			out.Depth = &d
+			out.Role = *role
+		}
+		switch a.reason {
+		case "constant", "@@activate":
+			out.Kind = "constant"
+		}
+		p.res.Activated = append(p.res.Activated, out)
+		where := position
+		if depth != nil {
+			where = fmt.Sprintf("depth %d as %s", *depth, *role)
+		}
+		p.placed[e] = where
+	}
+}
+
+// examples are the card's example messages with the example-message
+// entries before and after them, one [Example Chat] block each.
+func (p *prompt) examples(sl *slots) {
+	block := func(text string, sources []string) {
+		text = jsTrim(strings.TrimPrefix(jsTrim(text), "<START>"))
+		if text == "" {
+			return
+		}
+		p.add(render.StepExamples, "system", render.MarkerExampleChat, nil)
+		p.add(render.StepExamples, "system", text, sources)
+	}
+	entryBlocks := func(es []*entry, pos int) {
+		for _, e := range es {
+			for _, t := range splitExamples(p.sc.content[e.idx]) {
+				block(p.m.expand(t), []string{e.src.ID})
+			}
+		}
+		p.activate(es, positionNames[pos], render.StepExamples, nil, nil)
+	}
+	entryBlocks(sl.emTop, posEMTop)
+	if s := p.b.card["mes_example"]; s != "" {
+		for _, t := range splitExamples(p.m.expand(s)) {
+			block(t, []string{p.b.cardIDs["mes_example"]})
+		}
+	}
+	entryBlocks(sl.emBottom, posEMBottom)
+}
+
+// splitExamples splits example messages on <START> lines (any case).
+func splitExamples(s string) []string {
+	s = jsTrim(s)
+	if s == "" || strings.EqualFold(s, "<START>") {
+		return nil
+	}
+	var out []string
+	for {
+		i := indexFold(s[1:], "<START>")
+		if i < 0 {
+			return append(out, s)
+		}
+		out = append(out, s[:i+1])
+		s = s[i+1:]
+	}
+}
+
+// injection is one message put into the chat at a depth.
+type injection struct {
+	depth   int
+	role    int
+	parts   []string
+	sources []string
+	slot    *depthSlot
+	note    bool
+}
+
+// history is the chat with the depth entries and the Author's Note
+// injected, SillyTavern's way: at depth d, after the d newest messages, one
+// message per role — assistant, user, then system, nearest the end — each
+// joining the Author's Note (first) and the entries of that depth and role.
+func (p *prompt) history(msgs []chatMessage, sl *slots) {
+	byDepth := map[int][]*injection{}
+	get := func(d, r int) *injection {
+		for _, in := range byDepth[d] {
+			if in.role == r {
+				return in
+			}
+		}
+		in := &injection{depth: d, role: r}
+		byDepth[d] = append(byDepth[d], in)
+		return in
+	}
+	an := p.b.s.AuthorsNote
+	if sl.activeAuthorsNote {
+		top, bottom := p.join(sl.anTop), p.join(sl.anBottom)
+		text := strings.TrimSuffix(strings.TrimPrefix(top+"\n"+p.m.expand(an.Content)+"\n"+bottom, "\n"), "\n")
+		if d, ok := injectable(an.Depth); ok && jsTrim(text) != "" && an.Role >= 0 && an.Role <= 2 {
+			in := get(d, an.Role)
+			in.parts = append(in.parts, jsTrim(text))
+			in.sources = append(append(ids(sl.anTop), "authors-note"), ids(sl.anBottom)...)
+			in.note = true
+		}
+	}
+	for _, s := range sl.depth {
+		d, ok := injectable(s.depth)
+		r := int(s.role)
+		if !ok || float64(r) != s.role || r < 0 || r > 2 {
+			continue // SillyTavern injects whole depths 0–1000 with a known role only
+		}
+		in := get(d, r)
+		in.parts = append(in.parts, jsTrim(p.join(s.entries)))
+		in.sources = append(in.sources, ids(s.entries)...)
+		in.slot = s
+	}
+	depths := make([]int, 0, len(byDepth))
+	for d := range byDepth {
+		depths = append(depths, d)
+	}
+	sort.Ints(depths)
+	// newest first, as SillyTavern splices them in
+	type item struct {
+		msg *chatMessage
+		in  *injection
+	}
+	items := make([]item, 0, len(msgs)+len(depths))
+	for i := len(msgs) - 1; i >= 0; i-- {
+		items = append(items, item{msg: &msgs[i]})
+	}
+	inserted := 0
+	for _, d := range depths {
+		ins := byDepth[d]
+		sort.SliceStable(ins, func(i, j int) bool { return ins[i].role < ins[j].role })
+		at := min(d+inserted, len(items))
+		var add []item
+		for _, in := range ins {
+			if strings.Join(in.parts, "") != "" {
+				add = append(add, item{in: in})
+			}
+		}
+		items = append(items[:at], append(add, items[at:]...)...)
+		inserted += len(add)
+	}
+	for i := len(items) - 1; i >= 0; i-- {
+		it := items[i]
+		if it.msg != nil {
+			role := "assistant"
+			if it.msg.user {
+				role = "user"
+			}
+			p.add(render.StepHistory, role, it.msg.text, []string{"message:" + strconv.Itoa(it.msg.index)})
+			continue
+		}
+		in := it.in
+		role := roleNames[in.role]
+		p.add(render.StepHistory, role, strings.Join(in.parts, "\n"), in.sources)
+		d := in.depth
+		if in.note {
+			p.activate(sl.anTop, positionNames[posANTop], render.StepHistory, nil, nil)
+			p.activate(sl.anBottom, positionNames[posANBottom], render.StepHistory, nil, nil)
+		}
+		if in.slot != nil {
+			p.activate(in.slot.entries, positionNames[posDepth], render.StepHistory, &d, &role)
+		}
+	}
+}
+
+// injectable is a depth SillyTavern injects at: a whole number 0–1000.
+func injectable(d float64) (int, bool) {
+	if d < 0 || d > 1000 || d != float64(int(d)) {
+		return 0, false
+	}
+	return int(d), true
+}

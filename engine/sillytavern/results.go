@@ -1,0 +1,184 @@
+package sillytavern
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/render"
+)
+
+// activationOf is the entry's activation in this generation, or nil.
+func (sc *scan) activationOf(e *entry) *activation {
+	return sc.byEntry[e.idx]
+}
+
+// trigger says what brought an activated entry in: the key and where it
+// matched (the newest message of its window that has it, the Author's Note,
+// or the entry whose content recursion scanned), "always" for constant and
+// @@activate entries, "sticky" for an entry its sticky effect kept.
+func (sc *scan) trigger(a *activation) render.Trigger {
+	if a == nil {
+		return render.Trigger{In: "always"}
+	}
+	switch a.reason {
+	case "constant", "@@activate":
+		return render.Trigger{In: "always"}
+	case "sticky":
+		return render.Trigger{In: "sticky"}
+	}
+	if a.where == "" {
+		a.where = sc.locate(a)
+	}
+	return render.Trigger{Keyword: a.key, In: a.where}
+}
+
+func (sc *scan) recursionOf(a *activation) int {
+	if a != nil && strings.HasPrefix(sc.trigger(a).In, "entry:") {
+		return a.pass - 1
+	}
+	return 0
+}
+
+// locate finds where an entry's primary key matched.
+func (sc *scan) locate(a *activation) string {
+	e := a.e
+	ref := keyRef{pat: -1}
+	for _, r := range sc.keys.primary[e.idx] {
+		if r.text == a.key {
+			ref = r
+			break
+		}
+	}
+	d := sc.buf.depth(e)
+	if !(d > 0) {
+		return "scan"
+	}
+	n := sc.buf.messages(d)
+	if ref.pat >= 0 {
+		// The scan already knows: the newest message with it, then the
+		// injections, then the recursion text that first had it.
+		k := b2i(ref.whole)
+		switch j := int(sc.found.first[k][ref.pat]); {
+		case j < n:
+			return "message:" + strconv.Itoa(sc.chatIndex[j])
+		case sc.found.inject[k][ref.pat]:
+			return "authors-note"
+		case sc.found.recEntry[ref.pat] >= 0:
+			return "entry:" + sc.entries[sc.found.recEntry[ref.pat]].src.ID
+		}
+		return "scan"
+	}
+	// A regular expression: try each text on its own.
+	one := func(text string) bool { return sc.keys.ix.in(ref, text) }
+	for j := 0; j < n; j++ {
+		if one(sc.buf.chat[j]) {
+			return "message:" + strconv.Itoa(sc.chatIndex[j])
+		}
+	}
+	for _, t := range sc.buf.inject {
+		if one(t) {
+			return "authors-note"
+		}
+	}
+	for pass, es := range sc.recursed {
+		if pass+1 >= a.pass {
+			break
+		}
+		for _, r := range es {
+			if one(sc.content[r.idx]) {
+				return "entry:" + r.src.ID
+			}
+		}
+	}
+	return "scan"
+}
+
+// report is the World Info budget as SillyTavern counts it.
+func (p *prompt) report(sl *slots) *render.Report {
+	sc := p.sc
+	total := 0
+	for _, m := range p.res.Messages {
+		total += countText(sc.counter, m.Content)
+	}
+	var parts []string
+	for _, a := range sc.activated {
+		parts = append(parts, sc.content[a.e.idx]+"\n")
+	}
+	wi := render.SectionReport{Name: "world-info", Class: "dynamic", Tokens: countText(sc.counter, strings.Join(parts, "")),
+		Budget: sc.budget, Dropped: []string{}}
+	if sc.dropped != nil {
+		wi.Dropped = append(wi.Dropped, sc.dropped.src.ID)
+		wi.Notes = append(wi.Notes, render.Note{Key: sc.dropped.src.ID, Tokens: sc.counter.Count(sc.content[sc.dropped.idx]),
+			Why: fmt.Sprintf("the World Info budget (%d tokens) overflowed", sc.budget)})
+	}
+	mc := int(p.b.maxContext)
+	return &render.Report{Tokenizer: sc.counter.Name(), ContextTokens: mc, Available: mc, Total: total,
+		Sections: []render.SectionReport{wi}}
+}
+
+// explain says, for every entry of the lorebook, why it is or is not in the
+// prompt.
+func (p *prompt) explain(sl *slots) map[string]*render.Explanation {
+	sc := p.sc
+	out := map[string]*render.Explanation{}
+	for _, e := range p.b.in.Book.Entries {
+		if e == nil {
+			continue
+		}
+		if _, ok := out[e.ID]; !ok {
+			out[e.ID] = &render.Explanation{}
+		}
+		if f := formats.CardField(e); f != "" {
+			x := out[e.ID]
+			x.Active = e.Enabled
+			x.Reasons = append(x.Reasons, fmt.Sprintf("the character card's %s: SillyTavern sends it in its place in the prompt, not as world info", f))
+		}
+	}
+	for _, e := range sc.entries {
+		x := out[e.src.ID]
+		a := sc.activationOf(e)
+		if a == nil {
+			if w := sc.why[e.idx]; w != nil {
+				x.Reasons = append(x.Reasons, w.reasons...)
+			} else {
+				x.Reasons = append(x.Reasons, "not evaluated: the scan ended before it")
+			}
+			continue
+		}
+		x.Active, x.Level = true, a.pass-1
+		x.Reasons = append(x.Reasons, sc.activationSentence(a))
+		if a.roll >= 0 {
+			x.Reasons = append(x.Reasons, fmt.Sprintf("probability %v%%: rolled %.2f, passed", e.probability, a.roll))
+		}
+		switch where, placed := p.placed[e]; {
+		case placed:
+			x.Reasons = append(x.Reasons, fmt.Sprintf("placed at %s, order %v", where, e.order))
+		case sc.content[e.idx] == "":
+			x.Reasons = append(x.Reasons, "its content is empty after macros, so nothing is sent")
+		case e.position == posANTop || e.position == posANBottom:
+			x.Reasons = append(x.Reasons, "its place is the Author's Note, which is not sent in this generation (authorsNote.active: false)")
+		default:
+			x.Reasons = append(x.Reasons, fmt.Sprintf("SillyTavern has no insertion point for position %d, so nothing is sent", e.position))
+		}
+	}
+	return out
+}
+
+func (sc *scan) activationSentence(a *activation) string {
+	pass := ""
+	if a.pass > 1 {
+		pass = fmt.Sprintf(" in pass %d", a.pass)
+	}
+	switch a.reason {
+	case "constant":
+		return "activated" + pass + ": constant"
+	case "@@activate":
+		return "activated" + pass + ": @@activate"
+	case "sticky":
+		return "activated" + pass + ": its sticky effect from an earlier generation keeps it in"
+	}
+	t := sc.trigger(a)
+	return fmt.Sprintf("activated%s: key %q matched in %s", pass, t.Keyword, t.In)
+}

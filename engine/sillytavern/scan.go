@@ -1,0 +1,365 @@
+package sillytavern
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/lorekit/lore/tokenize"
+)
+
+// scan is one generation's World Info scan: SillyTavern 1.12.6's
+// checkWorldInfo, pass after pass (the chat, then recursion, min activations
+// and delayed recursion levels), then the budget.
+type scan struct {
+	s       *Settings
+	entries []*entry
+	buf     *buffer
+	timed   *timedScan
+	rng     *rng
+	counter tokenize.Counter
+	macros  *macros
+	chatLen int
+	char    string   // character name the filter compares
+	tags    []string // character's tags
+	keys    *keySet
+	found   *found
+	genType string // generation type
+
+	budget     int
+	overflowed bool
+	passes     int
+	content    []string // each entry's content, macros expanded when accepted
+	activated  []*activation
+	isActive   []bool
+	failedRoll []bool
+	byEntry    []*activation
+	holders    map[string]*entry // group field → an activated entry with it
+	delayed    []int             // entries with a delay level
+	seen       []bool            // scratch for candidates
+	dropped    *entry            // the entry the budget overflowed on
+	text       tally             // allActivatedText: recursion texts, newest first
+	recursed   [][]*entry        // per pass, the entries whose content recursion scans
+	chatIndex  []int             // transcript index of each scanned message
+	why        []*whyNot
+}
+
+// activation is an entry SillyTavern activated, and how.
+type activation struct {
+	e      *entry
+	pass   int     // scan pass (1 = the chat)
+	state  int     // scan state of that pass
+	reason string  // "constant", "@@activate", "sticky", "key"
+	key    string  // the primary key that matched
+	where  string  // where it matched (trigger), found on demand
+	roll   float64 // the probability roll it passed, -1 for none
+}
+
+func newScan(s *Settings, entries []*entry, ks *keySet, chat, inject, sources []string, m *macros, counter tokenize.Counter, maxContext float64) *scan {
+	sc := &scan{s: s, entries: entries, buf: newBuffer(chat, s.ScanDepth), counter: counter, macros: m, keys: ks,
+		chatLen: len(chat), content: make([]string, len(entries)), isActive: make([]bool, len(entries)),
+		failedRoll: make([]bool, len(entries)), byEntry: make([]*activation, len(entries)), holders: map[string]*entry{},
+		why: make([]*whyNot, len(entries))}
+	sc.buf.inject = inject
+	sc.seen = make([]bool, len(entries))
+	for i, e := range entries {
+		sc.content[i] = e.content
+		if e.delayLevel != 0 {
+			sc.delayed = append(sc.delayed, i)
+		}
+	}
+	sc.found = newFound(ks.ix, chat, inject, sources)
+	sc.buf.sources = sources
+	sc.budget = budgetOf(s, maxContext)
+	return sc
+}
+
+// hit says whether a key matches in the entry's window.
+func (sc *scan) hit(r keyRef, e *entry, state int) bool {
+	d := sc.buf.depth(e)
+	if r.regex != nil {
+		return r.regex.test(sc.buf.get(e, state).text)
+	}
+	if r.pat < 0 || !(d > 0) {
+		return false
+	}
+	return sc.found.has(r, sc.buf.messages(d), state != stateMinActivations, e.sources)
+}
+
+// run scans until no pass activates anything new.
+func (sc *scan) run() {
+	levels := sc.delayLevels()
+	level := 0.0
+	if len(levels) > 0 {
+		level, levels = levels[0], levels[1:]
+	}
+	state := stateInitial
+	full := true // the next pass checks every entry
+	var fresh []int
+	var retry []*activation
+	for state != stateNone {
+		if sc.s.MaxRecursionSteps > 0 && sc.s.MaxRecursionSteps <= float64(sc.passes) {
+			sc.stoppedAt(sc.passes)
+			break
+		}
+		sc.passes++
+		var now []*activation
+		if full {
+			now = sc.pass(state, level)
+		} else {
+			now = sc.passOver(sc.candidates(fresh, retry), state, level)
+		}
+		next := stateNone
+		sticky := func(e *entry) bool { return sc.timed.isSticky[e.idx] }
+		sort.SliceStable(now, func(a, b int) bool {
+			sa, sb := sticky(now[a].e), sticky(now[b].e)
+			if sa != sb {
+				return sa
+			}
+			return now[a].e.idx < now[b].e.idx
+		})
+		tokensBefore := sc.text.count(sc.counter)
+		list := sc.groups(now, state)
+		forRecursion := sc.accept(list, tokensBefore)
+		sc.recursed = append(sc.recursed, forRecursion)
+		retry = retry[:0]
+		for _, a := range now {
+			if !sc.isActive[a.e.idx] && !sc.failedRoll[a.e.idx] {
+				retry = append(retry, a)
+			}
+		}
+		wasMin := state == stateMinActivations
+
+		if sc.s.Recursive && !sc.overflowed && len(forRecursion) > 0 {
+			next = stateRecursion
+		}
+		if sc.s.Recursive && !sc.overflowed && state == stateMinActivations && len(sc.buf.recurse) > 0 {
+			next = stateRecursion
+		}
+		if next == stateNone && !sc.overflowed && sc.s.MinActivations > 0 && float64(len(sc.activated)) < sc.s.MinActivations {
+			d := sc.s.ScanDepth + sc.buf.skew
+			over := sc.s.MinActivationsDepthMax > 0 && d > sc.s.MinActivationsDepthMax || d > float64(sc.chatLen)
+			if !over {
+				next = stateMinActivations
+				sc.buf.skew++
+			}
+		}
+		if next == stateNone && len(levels) > 0 {
+			next = stateRecursion
+			level, levels = levels[0], levels[1:]
+		}
+		state = next
+		// A recursion pass can only change the outcome of the entries the new
+		// recursion text names, those with a regular expression or a delay
+		// level, and those that matched but lost to a group or the budget;
+		// any other pass widens the window for all.
+		full = state != stateRecursion || wasMin
+		if state != stateNone {
+			parts := make([]string, len(forRecursion))
+			for i, e := range forRecursion {
+				parts[i] = sc.content[e.idx]
+			}
+			t := strings.Join(parts, "\n")
+			sc.buf.recurse = append(sc.buf.recurse, t)
+			fresh = sc.found.addRecurse(sc.keys.ix, t, forRecursion, parts)
+			sc.text.prepend(t + "\n")
+		}
+	}
+}
+
+// delayLevels are the delayUntilRecursion levels in use, ascending.
+func (sc *scan) delayLevels() []float64 {
+	seen := map[float64]bool{}
+	var out []float64
+	for _, e := range sc.entries {
+		if e.delayLevel != 0 && !seen[e.delayLevel] {
+			seen[e.delayLevel] = true
+			out = append(out, e.delayLevel)
+		}
+	}
+	sort.Float64s(out)
+	return out
+}
+
+// pass finds the entries that activate in one pass, in sorted order.
+func (sc *scan) pass(state int, level float64) []*activation {
+	var now []*activation
+	for _, e := range sc.entries {
+		if sc.failedRoll[e.idx] || sc.isActive[e.idx] {
+			continue
+		}
+		if a := sc.check(e, state, level); a != nil {
+			now = append(now, a)
+		}
+	}
+	return now
+}
+
+// passOver is pass over some entries only (indexes, ascending).
+func (sc *scan) passOver(idx []int, state int, level float64) []*activation {
+	var now []*activation
+	for _, i := range idx {
+		e := sc.entries[i]
+		if sc.failedRoll[i] || sc.isActive[i] {
+			continue
+		}
+		if a := sc.check(e, state, level); a != nil {
+			now = append(now, a)
+		}
+	}
+	return now
+}
+
+// candidates are the entries a recursion pass must look at again: those
+// whose keys the new recursion text holds, those with a regular-expression
+// key or a delay level, and the last pass's matches that a group or the
+// budget left out; in sorted order.
+func (sc *scan) candidates(fresh []int, retry []*activation) []int {
+	var out []int
+	mark := func(i int) {
+		if !sc.seen[i] {
+			sc.seen[i] = true
+			out = append(out, i)
+		}
+	}
+	for _, p := range fresh {
+		for _, i := range sc.keys.owners[p] {
+			mark(int(i))
+		}
+	}
+	for _, i := range sc.keys.regexed {
+		mark(i)
+	}
+	for _, i := range sc.delayed {
+		mark(i)
+	}
+	for _, a := range retry {
+		mark(a.e.idx)
+	}
+	for _, i := range out {
+		sc.seen[i] = false
+	}
+	sort.Ints(out)
+	return out
+}
+
+// check decides one entry in one pass; nil (with the gate recorded for
+// --explain) when it does not activate.
+func (sc *scan) check(e *entry, state int, level float64) *activation {
+	act := func(reason, key string) *activation {
+		return &activation{e: e, pass: sc.passes, state: state, reason: reason, key: key, roll: -1}
+	}
+	out := func(g gate, detail string) *activation {
+		sc.gate(e, g, detail)
+		return nil
+	}
+	if e.disable {
+		return out(gateDisabled, "")
+	}
+	if len(e.filterNames) > 0 {
+		in := contains(e.filterNames, sc.char)
+		if e.filterExclude == in {
+			return out(gateCharacter, sc.filterDetail(e, "names", e.filterNames))
+		}
+	}
+	if len(e.filterTags) > 0 {
+		in := false
+		for _, t := range sc.tags {
+			in = in || contains(e.filterTags, t)
+		}
+		if e.filterExclude == in {
+			return out(gateCharacter, sc.filterDetail(e, "tags", e.filterTags))
+		}
+	}
+	if !sc.triggered(e) {
+		return out(gateTrigger, sc.genType)
+	}
+	sticky, cool, delay := sc.timed.isSticky[e.idx], sc.timed.isCool[e.idx], sc.timed.isDelay[e.idx]
+	if delay {
+		return out(gateDelay, "")
+	}
+	if cool && !sticky {
+		return out(gateCooldown, "")
+	}
+	if state != stateRecursion && e.delayLevel != 0 && !sticky {
+		return out(gateDelayRecursion, "")
+	}
+	if state == stateRecursion && e.delayLevel != 0 && e.delayLevel > level && !sticky {
+		return out(gateDelayLevel, fmt.Sprintf("%v (this pass reaches level %v)", e.delayLevel, level))
+	}
+	if state == stateRecursion && sc.s.Recursive && e.excludeRecursion && !sticky {
+		return out(gateExcludeRecursion, "")
+	}
+	if e.hasDecorator("@@activate") {
+		return act("@@activate", "")
+	}
+	if e.hasDecorator("@@dont_activate") {
+		return out(gateDontActivate, "")
+	}
+	if e.constant {
+		return act("constant", "")
+	}
+	if sticky {
+		return act("sticky", "")
+	}
+	if !e.keysArray || len(e.keys) == 0 {
+		return out(gateNoKeys, "")
+	}
+	primary := ""
+	for _, r := range sc.keys.primary[e.idx] {
+		if r.text != "" && sc.hit(r, e, state) {
+			primary = r.text
+			break
+		}
+	}
+	if primary == "" {
+		return out(gateKeys, sc.windowDetail(e, state))
+	}
+	if !e.selective || len(e.secondary) == 0 {
+		return act("key", primary)
+	}
+	if !sc.secondaryHolds(e, state) {
+		return out(gateSecondary, primary)
+	}
+	return act("key", primary)
+}
+
+// secondaryHolds is the selective logic over the secondary keys. An unknown
+// logic never holds; an empty key never matches.
+func (sc *scan) secondaryHolds(e *entry, state int) bool {
+	logic := logicAndAny
+	if e.selectiveLogic != nil {
+		logic = int(number(e.selectiveLogic))
+		if number(e.selectiveLogic) != float64(logic) {
+			logic = -1
+		}
+	}
+	any, all := false, true
+	for _, r := range sc.keys.secondary[e.idx] {
+		hit := r.text != "" && sc.hit(r, e, state)
+		any = any || hit
+		all = all && hit
+		if logic == logicAndAny && hit || logic == logicNotAll && !hit {
+			return true
+		}
+	}
+	return logic == logicNotAny && !any || logic == logicAndAll && all
+}
+
+// triggered says whether the entry is for this generation type (the newer
+// "triggers" field; empty means every type).
+func (sc *scan) triggered(e *entry) bool {
+	if len(e.triggers) == 0 || sc.genType == "" {
+		return true
+	}
+	return contains(e.triggers, sc.genType)
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,86 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/lorekit/lore/render"
+
+	"github.com/lorekit/lore/match"
+)
+
+// Engine is everything the rules take for granted about the engine that will
+// send the lorebook, in one place: the context size (and where that number came
+// from), the budget a triggered entry competes for, and what ends a word. Rules
+// read these fields and never decide them themselves, so an engine profile
+// (`--engine`) plugs in by building another Engine: SillyTavern's would give
+// its World Info budget (a share of the context) as CardBudget and its scan
+// depth, Yumina's ASCII word boundaries as WordRune.
+type Engine struct {
+	// Name is the engine the findings are about ("lore").
+	Name string
+	// ContextFrom says where Settings.ContextTokens came from, for messages.
+	ContextFrom ContextSource
+	// CardBudget measures the tokens one triggered entry may take at most;
+	// nil means lore's own budget (render's story-card share).
+	CardBudget func(*Context) CardBudget
+	// WordRune reports a character that continues a word, for the rules
+	// that judge whether a keyword fires inside a word.
+	WordRune func(rune) bool
+
+	// The rest is set for an engine other than lore's.
+	//
+	// Fates is the engine's own account of each entry (render.Describer), by
+	// index in the book: unreachable-entry and keywords-ignored judge by it;
+	// LoreFates is lore's, which engine-divergence compares it with.
+	Fates, LoreFates []render.Fate
+	// NoRequiredCap says the engine has no Required cap (required-over-cap
+	// does not apply); NoRecursion that its contents activate nothing
+	// (recursion-loop does not apply).
+	NoRequiredCap, NoRecursion bool
+	// WholeWordsNoSpaces, when set, is what matchWholeWords does to a
+	// keyword written without spaces in this engine (whole-word-cjk).
+	WholeWordsNoSpaces string
+}
+
+// CardBudget is the room one triggered entry competes for, with the words a
+// message uses for it ("the whole story-card share of 1594 tokens (25% of the
+// 6376 tokens Required leaves)").
+type CardBudget struct {
+	Tokens int
+	Says   string
+	// Then is what follows for an entry larger than the budget ("" is lore's:
+	// it can never be included).
+	Then string
+}
+
+// ContextSource is where the context size came from.
+type ContextSource int
+
+const (
+	// ContextDefault is lore's default (8192): the lorebook sets none.
+	ContextDefault ContextSource = iota
+	ContextManifest
+	ContextConfig
+	ContextFlag
+)
+
+// loreEngine is lore's own engine (render), with the context size from where it
+// came from.
+func loreEngine(from ContextSource) Engine {
+	return Engine{Name: "lore", ContextFrom: from, WordRune: match.IsWordRune}
+}
+
+// contextSays names the context size the budget rules assumed and where it came
+// from, so a finding measured against a default nobody chose says so.
+func (c *Context) contextSays() string {
+	n := c.Settings.ContextTokens
+	switch c.Engine.ContextFrom {
+	case ContextManifest:
+		return fmt.Sprintf("the context of %d tokens set in the manifest", n)
+	case ContextConfig:
+		return fmt.Sprintf("the context of %d tokens set in .lore.yaml", n)
+	case ContextFlag:
+		return fmt.Sprintf("the context of %d tokens given with --context", n)
+	}
+	return fmt.Sprintf("lore's default context of %d tokens (the lorebook sets none: pass --context, or set contextTokens in .lore.yaml)", n)
+}

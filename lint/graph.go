@@ -1,0 +1,184 @@
+package lint
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/lorekit/lore/match"
+	"github.com/lorekit/lore/schema"
+)
+
+// triggerGraph is "the content of A activates B during recursion" (SPEC §1) for
+// every pair of entries, kept linear in size: a keyword is a node of its own
+// between the contents that mention it and the entries it activates. Ten
+// thousand entries that share the keyword `tavern` and mention it are then
+// 20,000 edges through one node, not 10⁸ pairs, and each content is scanned
+// once (one automaton pass), whatever the number of entries it activates.
+//
+// Nodes 0..entries-1 are entries (indexes in Book.Entries); node entries+2g is
+// keyword group g as found anywhere, entries+2g+1 the same group found at word
+// boundaries (which is all that entries with matchWholeWords accept).
+//
+// Sources are the entries whose content is scanned: enabled, keyword-activated
+// or constant, without preventRecursion. Targets are keyword-activated entries
+// without excludeRecursion. A target with secondary keywords needs its
+// secondary logic to hold on the same content, which depends on the pair, so
+// such targets get direct edges from each source instead of group edges.
+type triggerGraph struct {
+	entries int
+	adj     [][]edge
+	idx     *keywordIndex
+}
+
+// edge goes to node to. From an entry to a group node, offset is where the
+// content first holds the keyword (-1 when only the macro-expanded text has
+// it); from a group node or for a direct edge, pattern is the target's
+// keyword that fired.
+type edge struct {
+	to      int32
+	offset  int32
+	pattern int32
+}
+
+// word is the keyword an edge into an entry stands for.
+func (g *triggerGraph) word(ed edge) string { return g.idx.refs[ed.pattern].kw.Text }
+
+func (c *Context) triggerGraph() *triggerGraph {
+	if c.shared.graph != nil {
+		return c.shared.graph
+	}
+	idx := c.keywords()
+	entries := c.Book.Entries
+	ng := idx.m.NumGroups()
+	g := &triggerGraph{entries: len(entries), adj: make([][]edge, len(entries)+2*ng), idx: idx}
+	// Group nodes: to each plain target once (its first primary pattern of
+	// the group); the bounded node also to targets that want whole words.
+	// selective lists, per group, the patterns (primary and secondary) of
+	// targets with secondary keywords, tallied per source below.
+	selective := make([][]int32, ng)
+	for gi := 0; gi < ng; gi++ {
+		last := -1
+		for _, p := range idx.m.GroupPatterns(gi) {
+			ref := idx.refs[p]
+			t := entries[ref.entry]
+			if t.ExcludeRecursion {
+				continue
+			}
+			if len(t.SecondaryKeywords) > 0 {
+				selective[gi] = append(selective[gi], int32(p))
+				continue
+			}
+			if ref.secondary || ref.entry == last {
+				continue
+			}
+			last = ref.entry
+			ed := edge{to: int32(ref.entry), offset: -1, pattern: int32(p)}
+			node := len(entries) + 2*gi
+			g.adj[node+1] = append(g.adj[node+1], ed)
+			if !idx.m.WantsBoundaries(p) {
+				g.adj[node] = append(g.adj[node], ed)
+			}
+		}
+	}
+
+	// Per source: which group nodes it reaches (stamped, so no map per
+	// content), and the selective targets' primary and secondary hits.
+	seen := make([]int, 2*ng)
+	at := make([]int, 2*ng) // where in adj[source] the group's edge is
+	for i := range seen {
+		seen[i] = -1
+	}
+	type target struct {
+		stamp     int
+		primary   int32 // first primary pattern hit, -1 none
+		offset    int32
+		secondary map[int]bool
+	}
+	targets := map[int]*target{}
+	var touched []int
+	for a, e := range entries {
+		if !e.Enabled || e.PreventRecursion || !(e.IsConstant() || !e.AlwaysSend) || e.Content == "" {
+			continue
+		}
+		text, exact := c.scannedContent(e)
+		touched = touched[:0]
+		idx.m.Occurrences(text, func(o match.Occurrence) {
+			off := int32(o.Start)
+			if !exact {
+				off = -1
+			}
+			slot := 2 * o.Group
+			if o.Bounded {
+				slot++
+			}
+			if seen[slot] != a {
+				seen[slot], at[slot] = a, len(g.adj[a])
+				g.adj[a] = append(g.adj[a], edge{to: int32(len(entries) + slot), offset: off, pattern: -1})
+			} else if ed := &g.adj[a][at[slot]]; off >= 0 && off < ed.offset {
+				ed.offset = off // the earliest place, whatever order hits come in
+			}
+			for _, p32 := range selective[o.Group] {
+				p := int(p32)
+				ref := idx.refs[p]
+				if !idx.fires(p, o) {
+					continue
+				}
+				st := targets[ref.entry]
+				if st == nil {
+					st = &target{stamp: -1}
+					targets[ref.entry] = st
+				}
+				if st.stamp != a {
+					*st = target{stamp: a, primary: -1}
+					touched = append(touched, ref.entry)
+				}
+				if ref.secondary {
+					if st.secondary == nil {
+						st.secondary = map[int]bool{}
+					}
+					st.secondary[p] = true
+				} else if st.primary < 0 || (off >= 0 && off < st.offset) {
+					st.primary, st.offset = int32(p), off
+				}
+			}
+		})
+		sort.Ints(touched)
+		for _, b := range touched {
+			st := targets[b]
+			if st.primary < 0 || !secondaryHolds(entries[b], len(st.secondary)) {
+				continue
+			}
+			g.adj[a] = append(g.adj[a], edge{to: int32(b), offset: st.offset, pattern: st.primary})
+		}
+	}
+	c.shared.graph = g
+	return g
+}
+
+// secondaryHolds applies SPEC §1's secondary logic given how many distinct
+// secondary keywords matched the same text as the primary.
+func secondaryHolds(e *schema.Entry, matched int) bool {
+	n := len(e.SecondaryKeywords)
+	if n == 0 {
+		return true
+	}
+	switch e.SecondaryKeywordLogic {
+	case schema.AndAll:
+		return matched >= n
+	case schema.NotAny:
+		return matched == 0
+	case schema.NotAll:
+		return matched < n
+	}
+	return matched > 0 // AND_ANY, the default
+}
+
+// scannedContent is the content as recursion scans it: macros expanded (SPEC §3).
+// exact says offsets in it are offsets in the source content.
+func (c *Context) scannedContent(e *schema.Entry) (string, bool) {
+	if !strings.Contains(e.Content, "{{") {
+		return e.Content, true
+	}
+	x := c.macros().Expand(e.Content)
+	return x, x == e.Content
+}

@@ -1,0 +1,143 @@
+package lint
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/lorekit/lore/match"
+)
+
+// checkKeywordInWords reports a primary keyword that fires inside other words —
+// words of the lorebook's own text (recursion scans it) and common words of
+// the book's languages, which every chat is full of: "Ai" fires inside said,
+// again, wait, "Nia" inside insomnia. It is reported whether or not the
+// keyword also overlaps another keyword (keyword-overlap): the two are
+// different accidents.
+//
+// The candidate words are joined into one text and the shared automaton runs
+// over it once, so the cost is one pass over the distinct words, whatever the
+// number of keywords. Inflections and derivations of the keyword itself do not
+// count (see insideWord), nor do keywords with matchWholeWords, which the
+// matcher already refuses inside words.
+func checkKeywordInWords(c *Context) {
+	idx := c.keywords()
+	nLit := len(idx.m.Groups())
+	if nLit == 0 {
+		return
+	}
+	book := c.contentWords()
+	langs := c.languages()
+	lists := append(append([]*commonWords(nil), langs.spaced...), langs.unspaced...)
+
+	type cand struct {
+		word string
+		list int // -1: the lorebook's text
+		rank int // lower first
+	}
+	var cands []cand
+	var starts []int
+	var b strings.Builder
+	seen := make(map[string]bool, len(book.list))
+	add := func(w string, list, rank int) {
+		seen[w] = true
+		starts = append(starts, b.Len())
+		cands = append(cands, cand{w, list, rank})
+		b.WriteString(w)
+		b.WriteByte('\n')
+	}
+	for i, w := range book.list {
+		add(w, -1, -book.count[i])
+	}
+	for li, cw := range lists {
+		for r, w := range cw.words {
+			if !seen[w] {
+				add(w, li, r)
+			}
+		}
+	}
+	joined := b.String()
+	in := map[int][]int{} // group → candidate words it fires inside
+	idx.m.Occurrences(joined, func(o match.Occurrence) {
+		if o.Group >= nLit {
+			return
+		}
+		w := sort.SearchInts(starts, o.Start+1) - 1
+		if w < 0 {
+			return
+		}
+		word := cands[w].word
+		if insideWord(word, o.Start-starts[w], o.End-starts[w]) {
+			in[o.Group] = append(in[o.Group], w)
+		}
+	})
+	if len(in) == 0 {
+		return
+	}
+	said := map[int]string{} // group → the message's description of its words
+	type entryGroup struct{ entry, group int }
+	told := map[entryGroup]bool{} // a keyword written twice is one finding (duplicate-keyword says the rest)
+	for p, ref := range idx.refs {
+		if ref.secondary {
+			continue
+		}
+		g := idx.m.PatternGroup(p)
+		if told[entryGroup{ref.entry, g}] {
+			continue
+		}
+		ws := in[g]
+		e := c.Book.Entries[ref.entry]
+		if len(ws) == 0 || !substringKeyword(e, ref.kw.Text) {
+			continue
+		}
+		told[entryGroup{ref.entry, g}] = true
+		desc, ok := said[g]
+		if !ok {
+			sort.Ints(ws)
+			ws = compactInts(ws)
+			sort.SliceStable(ws, func(i, j int) bool {
+				a, b := cands[ws[i]], cands[ws[j]]
+				if a.list != b.list {
+					return a.list < b.list
+				}
+				return a.rank < b.rank
+			})
+			names := make([]string, len(ws))
+			fromBook := 0
+			perList := make([]int, len(lists))
+			for i, w := range ws {
+				names[i] = cands[w].word
+				if l := cands[w].list; l < 0 {
+					fromBook++
+				} else {
+					perList[l]++
+				}
+			}
+			var parts []string
+			if fromBook > 0 {
+				parts = append(parts, fmt.Sprintf("%d in this lorebook's text", fromBook))
+			}
+			for l, n := range perList {
+				if n > 0 {
+					parts = append(parts, nWords(n, "common "+lists[l].name+" word"))
+				}
+			}
+			word := "words"
+			if len(ws) == 1 {
+				word = "word"
+			}
+			desc = fmt.Sprintf("%d other %s, such as %s (%s)", len(ws), word, quoteList(names, 3), strings.Join(parts, ", "))
+			if len(ws) == 1 {
+				desc = fmt.Sprintf("the word %q (%s)", names[0], parts[0])
+			}
+			said[g] = desc
+		}
+		advice := c.wholeWordsAdvice(ref.kw.Text) + " or use a longer keyword"
+		if match.NoWordBoundaries(ref.kw.Text) {
+			advice = "whole-word matching does not apply to this script, so use a longer keyword"
+		}
+		group := "%d entries have the keyword " + quote(ref.kw.Text) + ", which fires inside " + desc + "; " + advice
+		c.reportGrouped(e, ref.kw.Pos, group, entryName(e),
+			"keyword %q fires inside %s; %s", ref.kw.Text, desc, advice)
+	}
+}
