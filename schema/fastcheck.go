@@ -27,7 +27,7 @@ import (
 type fastSchema struct {
 	unknown  bool     // has a keyword the walk does not implement
 	types    []string // "type", as JSON Schema names them; nil: any
-	enum     []any // "enum" (or "const") of scalars: string, float64, bool, nil; nil: none
+	enum     []any    // "enum" (or "const") of scalars: string, float64, bool, nil; nil: none
 	pattern  *regexp.Regexp
 	minLen   int // "minLength"; -1: none
 	maxLen   int // "maxLength"; -1: none
