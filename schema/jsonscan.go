@@ -159,22 +159,32 @@ func (s *jsonScanner) object(depth int) (*yaml.Node, bool) {
 			return nil, false
 		}
 		s.stack = append(s.stack, k, val)
-		s.space()
-		if s.i >= s.end {
+		if more, ok := s.next('}'); !ok {
 			return nil, false
-		}
-		switch s.data[s.i] {
-		case ',':
-			s.i++
-			s.space()
-		case '}':
-			s.i++
+		} else if !more {
 			n.Content = s.content(mark)
 			return n, true
-		default:
-			return nil, false
 		}
 	}
+}
+
+// next reads what follows a member or an element: ',' (more follow) or
+// the closer (the container ends); anything else is a syntax error.
+func (s *jsonScanner) next(closer byte) (more, ok bool) {
+	s.space()
+	if s.i >= s.end {
+		return false, false
+	}
+	switch s.data[s.i] {
+	case ',':
+		s.i++
+		s.space()
+		return true, true
+	case closer:
+		s.i++
+		return false, true
+	}
+	return false, false
 }
 
 func (s *jsonScanner) array(depth int) (*yaml.Node, bool) {
@@ -196,20 +206,11 @@ func (s *jsonScanner) array(depth int) (*yaml.Node, bool) {
 			return nil, false
 		}
 		s.stack = append(s.stack, v)
-		s.space()
-		if s.i >= s.end {
+		if more, ok := s.next(']'); !ok {
 			return nil, false
-		}
-		switch s.data[s.i] {
-		case ',':
-			s.i++
-			s.space()
-		case ']':
-			s.i++
+		} else if !more {
 			n.Content = s.content(mark)
 			return n, true
-		default:
-			return nil, false
 		}
 	}
 }
