@@ -5,6 +5,7 @@ import (
 
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/engine"
+	"github.com/lorekit/lore/engine/sillytavern"
 	"github.com/lorekit/lore/engine/yumina"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
@@ -54,8 +55,19 @@ func engineFor(name string, book *schema.Lorebook, vars *schema.Vars, s schema.S
 		eng.LoreFates = engineLoreFates(book, s)
 	}
 	switch name {
+	case sillytavern.Name:
+		eng.WordRune = sillytavern.WordRune
+		eng.WholeWords = sillytavern.WholeWords(in)
+		eng.NoRequiredCap = true
+		eng.NoRecursion = !sillytavern.Recursive(in)
+		eng.CardBudget = func(*Context) CardBudget {
+			tokens, says := sillytavern.WorldInfoBudget(in)
+			return CardBudget{Tokens: tokens, Says: says,
+				Then: "so SillyTavern's budget overflows at it whenever it activates: it and every entry after it in Order are left out (unless ignoreBudget)"}
+		}
 	case yumina.Name:
 		eng.WordRune = yumina.WordRune
+		eng.AlwaysOutsideBudget = true
 		eng.NoRequiredCap = true
 		eng.NoRecursion = yumina.RecursionLevels(in) == 0
 		eng.WholeWordsNoSpaces = "Yumina's whole words are JavaScript's \\b, which needs an ASCII letter, digit or _ on one side: " +
