@@ -27,6 +27,18 @@ func (c *Config) engineName(book *schema.Lorebook) string {
 	return engine.Default
 }
 
+// WithEngineSettings returns a copy of c in which the named engine's settings
+// are laid over the manifest's settings.<engine>, key by key (--st-settings).
+func (c *Config) WithEngineSettings(name string, m map[string]any) *Config {
+	cp := *c
+	cp.engineSettings = map[string]map[string]any{}
+	for k, v := range c.engineSettings {
+		cp.engineSettings[k] = v
+	}
+	cp.engineSettings[name] = m
+	return &cp
+}
+
 // WithEngine returns a copy of c that judges by the named engine (--engine).
 func (c *Config) WithEngine(name string) *Config {
 	cp := *c
@@ -36,7 +48,7 @@ func (c *Config) WithEngine(name string) *Config {
 
 // engineFor builds what the rules assume of the named engine. An unknown
 // name (a manifest the schema already reported) judges by lore's.
-func engineFor(name string, book *schema.Lorebook, vars *schema.Vars, s schema.Settings, from ContextSource) Engine {
+func engineFor(cfg *Config, name string, book *schema.Lorebook, vars *schema.Vars, s schema.Settings, from ContextSource) Engine {
 	eng := loreEngine(from)
 	if name == engine.Default {
 		return eng
@@ -46,6 +58,16 @@ func engineFor(name string, book *schema.Lorebook, vars *schema.Vars, s schema.S
 		return eng
 	}
 	in := &render.Input{Book: book, Settings: s, EngineSettings: s.Engines[name]}
+	if over := cfg.engineSettings[name]; over != nil {
+		merged := make(map[string]any, len(in.EngineSettings)+len(over))
+		for k, v := range in.EngineSettings {
+			merged[k] = v
+		}
+		for k, v := range over {
+			merged[k] = v
+		}
+		in.EngineSettings = merged
+	}
 	if vars != nil {
 		in.Vars = vars.Values
 	}
