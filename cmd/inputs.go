@@ -25,6 +25,7 @@ type chatFlags struct {
 	reserve    int
 	tokenizer  string
 	engine     string
+	stSettings string
 }
 
 func (o *chatFlags) register(f *pflag.FlagSet) {
@@ -35,6 +36,7 @@ func (o *chatFlags) register(f *pflag.FlagSet) {
 	f.IntVar(&o.context, "context", 0, "context window in tokens (overrides settings.contextTokens)")
 	f.IntVar(&o.reserve, "reserve", 0, "tokens kept free for the reply (overrides settings.responseReserve)")
 	f.StringVar(&o.tokenizer, "tokenizer", "", "tokenizer: "+strings.Join(tokenize.Names(), ", ")+" (overrides settings.tokenizer)")
+	f.StringVar(&o.stSettings, "st-settings", "", "SillyTavern's World Info settings (settings.sillytavern as a JSON or YAML file) for --engine sillytavern")
 	f.StringVar(&o.engine, "engine", "", "engine to simulate: "+strings.Join(engine.Names(), ", ")+" (overrides settings.engine; default "+engine.Default+")")
 }
 
@@ -141,6 +143,14 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) 
 	}
 	in := &render.Input{Book: book, Transcript: tr, Vars: vars, Settings: s, Seed: o.seed, Counter: counter,
 		EngineSettings: s.Engines[eng.Name()]}
+	if o.stSettings != "" {
+		if eng.Name() != "sillytavern" {
+			return nil, usageErr("--st-settings is for --engine sillytavern; this command uses %s", eng.Name())
+		}
+		if in.EngineSettings, err = stSettings(o.stSettings, in.EngineSettings); err != nil {
+			return nil, err
+		}
+	}
 	return &chat{in: in, eng: eng}, nil
 }
 

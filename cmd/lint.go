@@ -26,8 +26,9 @@ type lintOptions struct {
 	context int
 	// engine is the engine to judge by (--engine); enable the rules that are
 	// off by default to run (--enable).
-	engine string
-	enable []string
+	engine     string
+	stSettings string
+	enable     []string
 	// baseline is the baseline file (--baseline); writeBaseline writes it.
 	baseline      string
 	writeBaseline bool
@@ -107,6 +108,7 @@ github (workflow annotations). Exit codes: 0 clean, 1 errors (or warnings with
 	c.Flags().StringVar(&opts.format, "format", "text", "output format: "+strings.Join(diag.Formats(), ", "))
 	c.Flags().BoolVar(&opts.strict, "strict", false, "exit 1 on warnings too")
 	c.Flags().StringVar(&opts.engine, "engine", "", "judge by this engine: "+strings.Join(engine.Names(), ", ")+" (overrides settings.engine)")
+	c.Flags().StringVar(&opts.stSettings, "st-settings", "", "SillyTavern's World Info settings (settings.sillytavern as a JSON or YAML file) the sillytavern engine judges by")
 	c.Flags().StringSliceVar(&opts.enable, "enable", nil, "run a rule that is off by default (e.g. engine-divergence), at its own level")
 	c.Flags().IntVar(&opts.context, "context", 0, "context window in tokens the budget rules assume (overrides settings.contextTokens)")
 	c.Flags().BoolVar(&opts.fix, "fix", false, "apply the mechanical fixes (see 'lore rules') to lore's own files, in place")
@@ -131,6 +133,17 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 		if _, err := engine.Get(opts.engine); err != nil {
 			return usageErr("--engine: %v", err)
 		}
+	}
+	var stFile map[string]any
+	if opts.stSettings != "" {
+		if opts.engine != "" && opts.engine != "sillytavern" {
+			return usageErr("--st-settings is for --engine sillytavern, not %s", opts.engine)
+		}
+		m, err := stSettings(opts.stSettings, nil)
+		if err != nil {
+			return err
+		}
+		stFile = m
 	}
 	for _, id := range opts.enable {
 		if r := lint.RuleByID(id); r == nil {
@@ -206,6 +219,9 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 		}
 		if opts.engine != "" {
 			c = c.WithEngine(opts.engine)
+		}
+		if stFile != nil {
+			c = c.WithEngineSettings("sillytavern", stFile)
 		}
 		if len(opts.enable) > 0 {
 			c = c.WithEnabled(opts.enable)

@@ -14,17 +14,15 @@ import (
 )
 
 // renderModes are render's flags for engines with state and chance
-// (SillyTavern's timed effects and probability): an engine settings file,
-// several seeds, several generations.
+// (SillyTavern's timed effects and probability): several seeds, several
+// generations.
 type renderModes struct {
-	stSettings string
-	runs       int
-	turns      bool
-	turnsAt    string
+	runs    int
+	turns   bool
+	turnsAt string
 }
 
 func (o *renderModes) register(f *pflag.FlagSet) {
-	f.StringVar(&o.stSettings, "st-settings", "", "SillyTavern's World Info settings (settings.sillytavern as a JSON or YAML file) for --engine sillytavern")
 	f.IntVar(&o.runs, "runs", 0, "render N times, seeds --seed … --seed+N-1, and print how often each entry is in the prompt")
 	f.BoolVar(&o.turns, "turns", false, "replay the transcript one generation per assistant message, carrying timed effects and the random stream")
 	f.StringVar(&o.turnsAt, "turns-at", "", "render one generation per chat prefix of these lengths (L1,L2,…), in order, carrying state")
@@ -47,45 +45,51 @@ func (o *renderModes) check(explain, format string) error {
 	return nil
 }
 
-// applySettings lays the --st-settings file over the manifest's
-// settings.sillytavern, key by key, and takes the seed from it when --seed
-// is not given.
+// applySettings takes the seed from the engine's settings (settings.sillytavern's
+// seed, or --st-settings's) when --seed is not given: the oracle's settings
+// files carry one.
 func (o *renderModes) applySettings(f *pflag.FlagSet, ch *chat) error {
-	settings := map[string]any{}
-	for k, v := range ch.in.EngineSettings {
-		settings[k] = v
+	s, ok := ch.in.EngineSettings["seed"]
+	if !ok {
+		return nil
 	}
-	if o.stSettings != "" {
-		if ch.eng.Name() != "sillytavern" {
-			return usageErr("--st-settings is for --engine sillytavern; this render uses %s", ch.eng.Name())
+	if !f.Changed("seed") {
+		switch n := s.(type) {
+		case int:
+			ch.in.Seed = int64(n)
+		case float64:
+			ch.in.Seed = int64(n)
 		}
-		data, err := schema.ReadFile(o.stSettings)
-		if err != nil {
-			return usageErr("--st-settings: %v", err)
-		}
-		var file map[string]any
-		if err := yaml.Unmarshal(data, &file); err != nil {
-			return usageErr("--st-settings: %s: not a JSON or YAML object: %v", o.stSettings, err)
-		}
-		for k, v := range file {
+	}
+	settings := make(map[string]any, len(ch.in.EngineSettings))
+	for k, v := range ch.in.EngineSettings {
+		if k != "seed" { // decided here: --seed, else the settings' seed
 			settings[k] = v
 		}
 	}
-	if s, ok := settings["seed"]; ok {
-		if !f.Changed("seed") {
-			switch n := s.(type) {
-			case int:
-				ch.in.Seed = int64(n)
-			case float64:
-				ch.in.Seed = int64(n)
-			}
-		}
-		delete(settings, "seed") // decided here: --seed, else the settings' seed
-	}
-	if len(settings) > 0 || ch.in.EngineSettings != nil {
-		ch.in.EngineSettings = settings
-	}
+	ch.in.EngineSettings = settings
 	return nil
+}
+
+// stSettings reads an --st-settings file (settings.sillytavern as a JSON or
+// YAML object) and lays it over base, key by key, in a new map.
+func stSettings(path string, base map[string]any) (map[string]any, error) {
+	data, err := schema.ReadFile(path)
+	if err != nil {
+		return nil, usageErr("--st-settings: %v", err)
+	}
+	var file map[string]any
+	if err := yaml.Unmarshal(data, &file); err != nil {
+		return nil, usageErr("--st-settings: %s: not a JSON or YAML object: %v", path, err)
+	}
+	out := make(map[string]any, len(base)+len(file))
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range file {
+		out[k] = v
+	}
+	return out, nil
 }
 
 // lengths are the chat prefixes to generate at: --turns-at's list, or for

@@ -104,7 +104,8 @@ func (im *importer) keptName(parent, key string) string {
 // finish ends an import: \r\n texts kept for export, and one info note per
 // kind of loss (at its first occurrence), so that lint and render say what
 // the import could not carry without repeating it per entry (lore import
-// prints the whole loss report instead).
+// prints the whole loss report instead). Kept values the format's own engine
+// acts on (SillyTavern's, for a book read directly) are no loss there.
 func (im *importer) finish() {
 	im.keepCRLF()
 	im.diags = append(im.diags, lossNotes(ImportLosses(im.lb))...)
@@ -116,8 +117,8 @@ func lossNotes(ls []Loss) []diag.Diagnostic {
 	seen := map[string]bool{}
 	for _, l := range ls {
 		kind := l.Field + "\x00" + l.Reason
-		if seen[kind] {
-			continue
+		if seen[kind] || l.ActedOn != "" {
+			continue // a book read directly renders with the engine that acts on it
 		}
 		seen[kind] = true
 		what := l.Field

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lorekit/lore/render"
+	"github.com/lorekit/lore/schema"
 
 	"github.com/lorekit/lore/match"
 )
@@ -40,6 +41,14 @@ type Engine struct {
 	// WholeWordsNoSpaces, when set, is what matchWholeWords does to a
 	// keyword written without spaces in this engine (whole-word-cjk).
 	WholeWordsNoSpaces string
+	// WholeWords, when set, says whether the engine matches a keyword of an
+	// entry as a whole word, and whether the entry itself asks for it (rather
+	// than a global setting); nil is lore's: the entry's matchWholeWords.
+	WholeWords func(e *schema.Entry, kw string) (whole, own bool)
+	// AlwaysOutsideBudget says entries the engine always sends take nothing
+	// from the budget an entry competes for (Yumina's; SillyTavern budgets its
+	// constant entries too).
+	AlwaysOutsideBudget bool
 }
 
 // CardBudget is the room one triggered entry competes for, with the words a

@@ -39,6 +39,9 @@ type Config struct {
 	hasReserve  bool
 	contextFlag int
 	engine      string // --engine: the engine to judge by ("" = the book's)
+	// engineSettings are engines' settings laid over the manifest's
+	// (--st-settings), by engine name.
+	engineSettings map[string]map[string]any
 }
 
 // FindConfig looks for .lore.yaml in the folder of path (or path itself when it

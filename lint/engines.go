@@ -5,6 +5,7 @@ import (
 
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/engine"
+	"github.com/lorekit/lore/engine/sillytavern"
 	"github.com/lorekit/lore/engine/yumina"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
@@ -26,6 +27,18 @@ func (c *Config) engineName(book *schema.Lorebook) string {
 	return engine.Default
 }
 
+// WithEngineSettings returns a copy of c in which the named engine's settings
+// are laid over the manifest's settings.<engine>, key by key (--st-settings).
+func (c *Config) WithEngineSettings(name string, m map[string]any) *Config {
+	cp := *c
+	cp.engineSettings = map[string]map[string]any{}
+	for k, v := range c.engineSettings {
+		cp.engineSettings[k] = v
+	}
+	cp.engineSettings[name] = m
+	return &cp
+}
+
 // WithEngine returns a copy of c that judges by the named engine (--engine).
 func (c *Config) WithEngine(name string) *Config {
 	cp := *c
@@ -35,7 +48,7 @@ func (c *Config) WithEngine(name string) *Config {
 
 // engineFor builds what the rules assume of the named engine. An unknown
 // name (a manifest the schema already reported) judges by lore's.
-func engineFor(name string, book *schema.Lorebook, vars *schema.Vars, s schema.Settings, from ContextSource) Engine {
+func engineFor(cfg *Config, name string, book *schema.Lorebook, vars *schema.Vars, s schema.Settings, from ContextSource) Engine {
 	eng := loreEngine(from)
 	if name == engine.Default {
 		return eng
@@ -45,6 +58,16 @@ func engineFor(name string, book *schema.Lorebook, vars *schema.Vars, s schema.S
 		return eng
 	}
 	in := &render.Input{Book: book, Settings: s, EngineSettings: s.Engines[name]}
+	if over := cfg.engineSettings[name]; over != nil {
+		merged := make(map[string]any, len(in.EngineSettings)+len(over))
+		for k, v := range in.EngineSettings {
+			merged[k] = v
+		}
+		for k, v := range over {
+			merged[k] = v
+		}
+		in.EngineSettings = merged
+	}
 	if vars != nil {
 		in.Vars = vars.Values
 	}
@@ -54,8 +77,19 @@ func engineFor(name string, book *schema.Lorebook, vars *schema.Vars, s schema.S
 		eng.LoreFates = engineLoreFates(book, s)
 	}
 	switch name {
+	case sillytavern.Name:
+		eng.WordRune = sillytavern.WordRune
+		eng.WholeWords = sillytavern.WholeWords(in)
+		eng.NoRequiredCap = true
+		eng.NoRecursion = !sillytavern.Recursive(in)
+		eng.CardBudget = func(*Context) CardBudget {
+			tokens, says := sillytavern.WorldInfoBudget(in)
+			return CardBudget{Tokens: tokens, Says: says,
+				Then: "so SillyTavern's budget overflows at it whenever it activates: it and every entry after it in Order are left out (unless ignoreBudget)"}
+		}
 	case yumina.Name:
 		eng.WordRune = yumina.WordRune
+		eng.AlwaysOutsideBudget = true
 		eng.NoRequiredCap = true
 		eng.NoRecursion = yumina.RecursionLevels(in) == 0
 		eng.WholeWordsNoSpaces = "Yumina's whole words are JavaScript's \\b, which needs an ASCII letter, digit or _ on one side: " +

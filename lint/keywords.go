@@ -66,7 +66,7 @@ func (c *Context) keywords() *keywordIndex {
 	add := func(i int, e *schema.Entry, kws []schema.Keyword, secondary bool) {
 		for k := range kws {
 			idx.refs = append(idx.refs, kwRef{entry: i, kw: &kws[k], secondary: secondary})
-			ps = append(ps, match.Pattern{Text: kws[k].Text, WholeWords: e.MatchWholeWords, Owner: i})
+			ps = append(ps, match.Pattern{Text: kws[k].Text, WholeWords: c.wholeWords(e, kws[k].Text), Owner: i})
 		}
 	}
 	for i, e := range c.Book.Entries {
@@ -89,10 +89,29 @@ func (idx *keywordIndex) fires(p int, o match.Occurrence) bool {
 }
 
 // substringKeyword reports a literal keyword that matches inside longer words:
-// one without matchWholeWords (or written in a script without spaces, where
-// whole-word matching does not apply).
-func substringKeyword(e *schema.Entry, kw string) bool {
-	return !match.IsRegex(kw) && (!e.MatchWholeWords || match.NoWordBoundaries(kw))
+// one the engine does not match as a whole word (or written in a script
+// without spaces, where whole-word matching does not apply).
+func (c *Context) substringKeyword(e *schema.Entry, kw string) bool {
+	return !match.IsRegex(kw) && (!c.wholeWords(e, kw) || match.NoWordBoundaries(kw))
+}
+
+// ownWholeWords says the entry itself asks for whole words for keyword kw
+// (not an engine's global setting).
+func (c *Context) ownWholeWords(e *schema.Entry, kw string) bool {
+	if c.Engine.WholeWords != nil {
+		whole, own := c.Engine.WholeWords(e, kw)
+		return whole && own
+	}
+	return e.MatchWholeWords
+}
+
+// wholeWords says whether the engine matches keyword kw of e as a whole word.
+func (c *Context) wholeWords(e *schema.Entry, kw string) bool {
+	if c.Engine.WholeWords != nil {
+		whole, _ := c.Engine.WholeWords(e, kw)
+		return whole
+	}
+	return e.MatchWholeWords
 }
 
 // entryName names an entry in a message: its id, and the name the creator gave

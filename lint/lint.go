@@ -116,7 +116,7 @@ func RunWith(book *schema.Lorebook, vars *schema.Vars, cfg *Config, loaded []dia
 		}
 		settings, from := cfg.settings(book)
 		ctx := &Context{Book: book, Vars: vars, Settings: settings,
-			Engine: engineFor(cfg.engineName(book), book, vars, settings, from),
+			Engine: engineFor(cfg, cfg.engineName(book), book, vars, settings, from),
 			shared: &shared{}, rejected: rejected}
 		for i := range registry {
 			r := &registry[i]

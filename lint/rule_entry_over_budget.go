@@ -13,7 +13,7 @@ func checkEntryOverBudget(c *Context) {
 		if c.neverSent(e) || c.rejectedField(e, "section", "alwaysSend", "enabled") {
 			continue
 		}
-		if f, ok := c.fate(c.index(e)); ok && f.Activation == "always" {
+		if f, ok := c.fate(c.index(e)); ok && f.Activation == "always" && c.Engine.AlwaysOutsideBudget {
 			continue // the engine sends it outside the budget
 		}
 		then := budget.Then

@@ -87,7 +87,7 @@ func checkKeywordInWords(c *Context) {
 		}
 		ws := in[g]
 		e := c.Book.Entries[ref.entry]
-		if len(ws) == 0 || !substringKeyword(e, ref.kw.Text) {
+		if len(ws) == 0 || !c.substringKeyword(e, ref.kw.Text) {
 			continue
 		}
 		told[entryGroup{ref.entry, g}] = true

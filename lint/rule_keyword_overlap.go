@@ -70,7 +70,7 @@ func checkKeywordOverlap(c *Context) {
 			continue
 		}
 		e := c.Book.Entries[ref.entry]
-		if !substringKeyword(e, ref.kw.Text) || match.NoWordBoundaries(ref.kw.Text) {
+		if !c.substringKeyword(e, ref.kw.Text) || match.NoWordBoundaries(ref.kw.Text) {
 			continue
 		}
 		sort.Ints(outers)

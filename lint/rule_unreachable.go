@@ -123,7 +123,7 @@ func keywordsOrEntry(e *schema.Entry) schema.Pos {
 
 // implies says that whenever primary kw p matches, secondary kw s matches the same
 // text: the same normalised literal, or (matching as a substring) a part of it.
-func implies(e *schema.Entry, p, s string) bool {
+func (c *Context) implies(e *schema.Entry, p, s string) bool {
 	if match.IsRegex(p) || match.IsRegex(s) {
 		return p == s
 	}
@@ -134,7 +134,7 @@ func implies(e *schema.Entry, p, s string) bool {
 	if np == ns {
 		return true
 	}
-	return substringKeyword(e, s) && strings.Contains(np, ns)
+	return c.substringKeyword(e, s) && strings.Contains(np, ns)
 }
 
 // impossibleSecondary: NOT_ANY fails whenever some secondary is implied by the
@@ -152,7 +152,7 @@ func impossibleSecondary(c *Context, e *schema.Entry) {
 	for _, p := range e.Keywords {
 		some, all := "", true
 		for _, s := range e.SecondaryKeywords {
-			if implies(e, p.Text, s.Text) {
+			if c.implies(e, p.Text, s.Text) {
 				if some == "" {
 					some = s.Text
 				}

@@ -11,11 +11,11 @@ import (
 // substring (SPEC §1).
 func checkWholeWordCJK(c *Context) {
 	for _, e := range c.Book.Entries {
-		if !e.MatchWholeWords {
-			continue
-		}
 		for _, kws := range [][]schema.Keyword{e.Keywords, e.SecondaryKeywords} {
 			for _, k := range kws {
+				if !c.ownWholeWords(e, k.Text) {
+					continue // whole words off, or on only by an engine's global setting
+				}
 				if match.IsRegex(k.Text) || !match.NoWordBoundaries(k.Text) {
 					continue
 				}
