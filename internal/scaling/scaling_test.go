@@ -12,7 +12,9 @@ type recorder struct {
 	msg    string
 }
 
-func (r *recorder) Errorf(format string, args ...any) { r.failed, r.msg = true, fmt.Sprintf(format, args...) }
+func (r *recorder) Errorf(format string, args ...any) {
+	r.failed, r.msg = true, fmt.Sprintf(format, args...)
+}
 func (r *recorder) Fatalf(format string, args ...any) { r.Errorf(format, args...) }
 func (r *recorder) Logf(string, ...any)               {}
 
