@@ -3,6 +3,8 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/lorekit/lore/diag"
@@ -62,14 +64,8 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) 
 		}
 	}
 
-	var book *schema.Lorebook
-	if err := wrongKind(path, "", kindLorebook); err != nil {
-		note(path, nil, err)
-	} else {
-		b, ds, err := formats.Open(path)
-		note(path, ds, err)
-		book = b
-	}
+	book, ds, err := openLorebook(path)
+	note(path, ds, err)
 	tr := &schema.Transcript{}
 	if o.transcript != "" {
 		t, ds, err := loadTranscriptFile(o.transcript)
@@ -234,4 +230,24 @@ func diagPrinter(format string, color bool) (diag.Printer, error) {
 		return nil, usageErr("%v", err)
 	}
 	return pr, nil
+}
+
+// openLorebook loads the LOREBOOK argument, refusing a file of another kind
+// (a transcript, a variables file) with the flag it belongs to. A file is read
+// and parsed once for both.
+func openLorebook(path string) (*schema.Lorebook, []diag.Diagnostic, error) {
+	if st, err := os.Stat(path); err != nil || st.IsDir() || strings.EqualFold(filepath.Ext(path), ".jsonl") {
+		if err := wrongKind(path, "", kindLorebook); err != nil {
+			return nil, nil, err
+		}
+		return formats.Open(path)
+	}
+	src, err := formats.ReadSource(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := kindError(path, "", kindLorebook, sourceKind(src)); err != nil {
+		return nil, nil, err
+	}
+	return src.Open()
 }

@@ -42,8 +42,17 @@ func namedFileKind(p string) string {
 		return kindTranscript
 	}
 	src, err := formats.ReadSource(p)
-	if err != nil || src.Doc == nil {
-		return "" // unreadable, binary (a PNG card) or not parsed: its loader says
+	if err != nil {
+		return "" // unreadable: its loader says
+	}
+	return sourceKind(src)
+}
+
+// sourceKind is namedFileKind for a file already read.
+func sourceKind(src *formats.Source) string {
+	p := src.Path
+	if src.Doc == nil {
+		return "" // binary (a PNG card) or not parsed: its loader says
 	}
 	if src.Foreign() {
 		return kindLorebook
@@ -99,8 +108,10 @@ func mappingHas(m *yaml.Node, key string) bool {
 // wrongKind is a load error for a file given where another kind is wanted
 // (flag is the flag it was given to, or "" for the LOREBOOK argument), or nil
 // when the file is, or may be, of the kind wanted.
-func wrongKind(p, flag, want string) error {
-	got := namedFileKind(p)
+func wrongKind(p, flag, want string) error { return kindError(p, flag, want, namedFileKind(p)) }
+
+// kindError is wrongKind for a file whose kind is known.
+func kindError(p, flag, want, got string) error {
 	if got == "" || got == want || want == "config" && got == kindVars {
 		return nil
 	}

@@ -85,6 +85,11 @@ func newBudgeter(pieces []Piece, s schema.Settings, c tokenize.Counter) *budgete
 	for _, n := range BudgetSections() {
 		known[n] = true
 	}
+	texts := make([]string, len(pieces))
+	for i, p := range pieces {
+		texts[i] = p.Content
+	}
+	counts := tokenize.CountAll(c, texts)
 	for i, p := range pieces {
 		g := p.Section
 		// A marker that introduces a section's pieces belongs to it: an
@@ -103,7 +108,7 @@ func newBudgeter(pieces []Piece, s schema.Settings, c tokenize.Counter) *budgete
 		if !known[g] {
 			g = ""
 		}
-		n := c.Count(p.Content)
+		n := counts[i]
 		b.st[i] = pieceState{tokens: n, whole: n, group: g}
 		b.bySection[g] = append(b.bySection[g], i)
 	}
