@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -327,8 +328,18 @@ func BenchmarkFormatFile(b *testing.B) {
 // `go test`: the fixtures and golden inputs with random small edits (comments
 // in odd places, blank lines, block indicators, swapped lines). Every edited
 // file that loads is refused or formatted to the same lorebook, idempotently.
-func TestFormatMutations(t *testing.T) {
+func TestFormatMutations(t *testing.T) { formatMutations(t, true) }
+
+// TestFormatMutationsNoComments is TestFormatMutations on text without a
+// comment, which FormatFile formats in one round: it must be idempotent all
+// the same.
+func TestFormatMutationsNoComments(t *testing.T) { formatMutations(t, false) }
+
+func formatMutations(t *testing.T, withComments bool) {
 	n := 400
+	if v := os.Getenv("LORE_FMT_MUTATIONS"); v != "" {
+		n, _ = strconv.Atoi(v)
+	}
 	if testing.Short() {
 		n = 50
 	}
@@ -342,10 +353,22 @@ func TestFormatMutations(t *testing.T) {
 		if err != nil {
 			t.Fatal(err) // in-repo fixtures are never optional
 		}
+		if !withComments {
+			d = stripComments(d)
+		}
 		inputs = append(inputs, d)
 	}
 	toks := []string{"\n", " ", "  ", "#", "# c\n", "\n\n", "- ", ": ", "|", "|+", "|-", ">", "\"", "'",
 		"[", "]", "{", "}", ",", "\t", "  # x\n", "\n# foot\n", "\\n", "null", "~", "\n  \n"}
+	if !withComments {
+		var plain []string
+		for _, tok := range toks {
+			if !strings.Contains(tok, "#") {
+				plain = append(plain, tok)
+			}
+		}
+		toks = plain
+	}
 	r := rand.New(rand.NewSource(1))
 	dir := t.TempDir()
 	p, p2 := filepath.Join(dir, "f.yaml"), filepath.Join(dir, "g", "f.yaml")
@@ -368,6 +391,9 @@ func TestFormatMutations(t *testing.T) {
 				lines[a], lines[b] = lines[b], lines[a]
 				d = bytes.Join(lines, []byte("\n"))
 			}
+		}
+		if !withComments && bytes.IndexByte(d, '#') >= 0 {
+			continue
 		}
 		if err := os.WriteFile(p, d, 0o644); err != nil {
 			t.Fatal(err)
@@ -399,6 +425,17 @@ func TestFormatMutations(t *testing.T) {
 		t.Fatal("no edited input was formatted: the test tests nothing")
 	}
 	t.Logf("%d of %d edited inputs formatted", formatted, n)
+}
+
+// stripComments drops every '#' and what follows it on its line.
+func stripComments(d []byte) []byte {
+	lines := bytes.Split(d, []byte("\n"))
+	for i, l := range lines {
+		if k := bytes.IndexByte(l, '#'); k >= 0 {
+			lines[i] = bytes.TrimRight(l[:k], " ")
+		}
+	}
+	return bytes.Join(lines, []byte("\n"))
 }
 
 // TestFormatFileKeepsBOMInOrig: FormatFile's orig is the file as read, a

@@ -1,9 +1,8 @@
 package canon
 
 import (
+	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -23,34 +22,43 @@ func verify(path string, orig, out []byte) error {
 	refuse := func(format string, args ...any) error {
 		return &RefusalError{File: path, Msg: "formatting would change the file (" + fmt.Sprintf(format, args...) + "); nothing was written. Please report this as a lore fmt bug"}
 	}
-	a, err := schema.ParseBytes(path, orig)
+	// Each text is parsed once: its tree gives the values, then the lorebook.
+	da, err := schema.ParseDoc(path, orig)
 	if err != nil {
 		return err
 	}
-	b, err := schema.ParseBytes(path, out)
+	db, err := schema.ParseDoc(path, out)
 	if err != nil {
 		return refuse("the formatted text does not parse: %v", err)
 	}
+	a, b := da.Root, db.Root
 	if d := firstValueDiff(schema.ToValue(a), schema.ToValue(b), ""); d != "" {
 		return refuse("%s", d)
 	}
-	if !schema.IsJSON(path, orig) {
-		ca, cb := comments(orig), comments(out)
-		if d := diffComments(ca, cb); d != "" {
+	// A YAML comment needs a '#': without one in either text there is no
+	// comment to keep.
+	if !schema.IsJSON(path, orig) && (bytes.IndexByte(orig, '#') >= 0 || bytes.IndexByte(out, '#') >= 0) {
+		// yaml.v3's own tree keeps the comments schema's tree drops (those of
+		// the document); each text is parsed once for both checks.
+		var ya, yb yaml.Node
+		if yaml.Unmarshal(orig, &ya) != nil || yaml.Unmarshal(out, &yb) != nil {
+			return refuse("the comments cannot be read again")
+		}
+		if d := diffComments(comments(&ya), comments(&yb)); d != "" {
 			return refuse("%s", d)
 		}
 		if d := diffFullLineComments(orig, out, schema.ToValue(a)); d != "" {
 			return refuse("%s", d)
 		}
-		if d := diffLineComments(lineComments(orig), lineComments(out)); d != "" {
+		if d := diffLineComments(lineComments(&ya), lineComments(&yb)); d != "" {
 			return refuse("%s", d)
 		}
 	}
-	la, err := loadBytes(path, orig)
+	la, _, err := schema.LoadDoc(da)
 	if err != nil {
 		return err
 	}
-	lb, err := loadBytes(path, out)
+	lb, _, err := schema.LoadDoc(db)
 	if err != nil {
 		return refuse("the formatted text does not load: %v", err)
 	}
@@ -58,26 +66,6 @@ func verify(path string, orig, out []byte) error {
 		return refuse("%s", d)
 	}
 	return nil
-}
-
-// loadBytes loads data as the file path would load on its own, through a
-// temporary copy with the same name (the name decides YAML or JSON and the
-// default lorebook name).
-func loadBytes(path string, data []byte) (*schema.Lorebook, error) {
-	dir, err := os.MkdirTemp("", "lore-fmt-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	p := filepath.Join(dir, filepath.Base(path))
-	if err := os.WriteFile(p, data, 0o600); err != nil {
-		return nil, err
-	}
-	lb, _, err := schema.Load(p)
-	if err != nil {
-		return nil, err
-	}
-	return lb, nil
 }
 
 // firstValueDiff compares decoded values and describes the first difference.
@@ -132,11 +120,7 @@ func firstValueDiff(a, b any, at string) string {
 }
 
 // comments lists every comment yaml.v3 attaches to a node, sorted.
-func comments(data []byte) []string {
-	var doc yaml.Node
-	if yaml.Unmarshal(data, &doc) != nil {
-		return nil
-	}
+func comments(doc *yaml.Node) []string {
 	var out []string
 	var walk func(n *yaml.Node, depth int)
 	walk = func(n *yaml.Node, depth int) {
@@ -154,7 +138,7 @@ func comments(data []byte) []string {
 			walk(c, depth+1)
 		}
 	}
-	walk(&doc, 0)
+	walk(doc, 0)
 	sort.Strings(out)
 	return out
 }
@@ -179,11 +163,7 @@ func diffComments(a, b []string) string {
 // lineComments maps each end-of-line comment ("key: value # note") to the
 // path of the value it follows ("entries[2].keywords"), whether yaml.v3 hangs
 // it on the key or on the value: a line comment must stay on its line.
-func lineComments(data []byte) map[string]string {
-	var doc yaml.Node
-	if yaml.Unmarshal(data, &doc) != nil {
-		return nil
-	}
+func lineComments(doc *yaml.Node) map[string]string {
 	out := map[string]string{}
 	add := func(path, c string) {
 		if c = strings.TrimSpace(c); c != "" {
@@ -219,7 +199,7 @@ func lineComments(data []byte) map[string]string {
 			add(path, n.LineComment)
 		}
 	}
-	walk(&doc, "", 0)
+	walk(doc, "", 0)
 	return out
 }
 
