@@ -104,3 +104,7 @@ func (c *Context) cardBudget() CardBudget {
 	return CardBudget{Tokens: sz.CardsShare, Says: fmt.Sprintf("the whole story-card share of %d tokens (%.0f%% of the %d tokens Required leaves of %s)",
 		sz.CardsShare, c.Settings.Shares.Cards*100, sz.Remainder, c.contextSays())}
 }
+
+// noRoom says the settings leave nothing for the prompt (a reserve as large
+// as the context): the budget rules would only repeat the schema's error.
+func (c *Context) noRoom() bool { return c.Settings.ResponseReserve >= c.Settings.ContextTokens }

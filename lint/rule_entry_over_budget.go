@@ -7,6 +7,9 @@ package lint
 // named as such). Entries that can never be sent anyway are left to
 // unreachable-entry.
 func checkEntryOverBudget(c *Context) {
+	if c.noRoom() {
+		return // the schema error on the settings says it all
+	}
 	budget := c.cardBudget()
 	for _, card := range c.cardsOver(budget.Tokens) {
 		e := card.Entry

@@ -13,8 +13,8 @@ import (
 // SPEC §4's priority order, before a single chat message is added. The message
 // names the largest always-sent entries, which are where the tokens are.
 func checkRequiredOverCap(c *Context) {
-	if c.Engine.NoRequiredCap {
-		return // the engine has no Required part to be over
+	if c.Engine.NoRequiredCap || c.noRoom() {
+		return // no Required part to be over, or no room at all (the schema error says so)
 	}
 	sz := c.sizing()
 	if sz.RequiredTotal <= sz.RequiredCap {

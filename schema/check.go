@@ -471,3 +471,26 @@ func show(v any) string {
 	}
 	return describe(v)
 }
+
+// roomForPrompt reports a manifest whose response reserve is as large as its
+// context window: nothing would be left for the prompt. A value the schema
+// already rejected (a negative reserve) is not reasoned from.
+func roomForPrompt(m *Manifest) []diag.Diagnostic {
+	s := m.Settings
+	pc, hasC := s.Fields["contextTokens"]
+	pr, hasR := s.Fields["responseReserve"]
+	if !hasC && !hasR || s.ContextTokens <= 0 || s.ResponseReserve < 0 || s.ResponseReserve < s.ContextTokens {
+		return nil
+	}
+	from := "lore's default"
+	if hasC {
+		from = "settings.contextTokens"
+	}
+	at := pr
+	if !hasR {
+		at = pc
+	}
+	return []diag.Diagnostic{diag.New(at, diag.Error, "schema",
+		"settings.responseReserve (%d tokens) is not below the context window (%d tokens, %s): nothing is left for the prompt; raise contextTokens or lower responseReserve",
+		s.ResponseReserve, s.ContextTokens, from)}
+}
