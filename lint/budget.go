@@ -46,6 +46,9 @@ func (c *Context) sizing() *sizing {
 // cardsOver returns the story cards larger than limit tokens (constant cards
 // first; findings are sorted by position later), counting only the cards whose bytes do not already prove they fit.
 func (c *Context) cardsOver(limit int) []render.CardSize {
+	if c.Engine.CardBudget != nil {
+		return c.entriesOver(limit)
+	}
 	sz := c.sizing()
 	var out []render.CardSize
 	for _, card := range sz.Cards {
@@ -108,3 +111,27 @@ func (c *Context) cardBudget() CardBudget {
 // noRoom says the settings leave nothing for the prompt (a reserve as large
 // as the context): the budget rules would only repeat the schema's error.
 func (c *Context) noRoom() bool { return c.Settings.ResponseReserve >= c.Settings.ContextTokens }
+
+// entriesOver is cardsOver for an engine with a budget of its own: lore's
+// sizing of what is always sent plays no part, so only the enabled
+// chat-history entries whose bytes do not already prove they fit are counted.
+func (c *Context) entriesOver(limit int) []render.CardSize {
+	counter, err := tokenize.Get(c.Settings.Tokenizer)
+	if err != nil {
+		counter, _ = tokenize.Get(tokenize.Default) // schema reports the bad name
+	}
+	var out []render.CardSize
+	for _, e := range c.Book.Entries {
+		if !e.Enabled || e.Section != schema.SectionChatHistory || e.Role == render.RoleGreeting {
+			continue
+		}
+		text := strings.TrimSpace(c.macros().Expand(e.Content))
+		if len(text) <= limit {
+			continue
+		}
+		if n := counter.Count(text); n > limit {
+			out = append(out, render.CardSize{Entry: e, Tokens: n, Over: true})
+		}
+	}
+	return out
+}

@@ -72,14 +72,16 @@ func engineFor(cfg *Config, name string, book *schema.Lorebook, vars *schema.Var
 		in.Vars = vars.Values
 	}
 	eng.Name = name
-	if d, ok := e.(render.Describer); ok {
+	if name == sillytavern.Name {
+		eng.Fates, eng.WholeWords = sillytavern.LintView(in) // one read of each entry for both
+		eng.LoreFates = engineLoreFates(book, s)
+	} else if d, ok := e.(render.Describer); ok {
 		eng.Fates = d.Describe(in)
 		eng.LoreFates = engineLoreFates(book, s)
 	}
 	switch name {
 	case sillytavern.Name:
 		eng.WordRune = sillytavern.WordRune
-		eng.WholeWords = sillytavern.WholeWords(in)
 		eng.NoRequiredCap = true
 		eng.NoRecursion = !sillytavern.Recursive(in)
 		eng.CardBudget = func(*Context) CardBudget {

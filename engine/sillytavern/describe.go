@@ -15,29 +15,57 @@ import (
 // lore. Invalid settings.sillytavern (render reports them) count as the
 // shipped defaults.
 func (*Engine) Describe(in *render.Input) []render.Fate {
+	fates, _ := LintView(in)
+	return fates
+}
+
+// LintView is what lint needs of a lorebook judged by SillyTavern, reading
+// each entry's SillyTavern fields once: every entry's Fate (Describe), and
+// whether SillyTavern matches a keyword of an entry as a whole word — the
+// entry's matchWholeWords, else the global setting; never for a key with a
+// space, which it looks for as text — and whether the entry itself says so
+// (not the global default). Invalid settings.sillytavern (render reports
+// them) count as the shipped defaults.
+func LintView(in *render.Input) ([]render.Fate, func(e *schema.Entry, kw string) (whole, own bool)) {
 	s, err := ParseSettings(in.EngineSettings)
 	if err != nil {
 		s = DefaultSettings()
 	}
+	type words struct{ whole, own bool }
+	ww := make(map[*schema.Entry]words, len(in.Book.Entries))
 	out := make([]render.Fate, len(in.Book.Entries))
 	for i, e := range in.Book.Entries {
+		if e == nil {
+			continue
+		}
+		st := formats.STEntry(e)
+		w := words{whole: s.MatchWholeWords}
+		if x := optBool(st["matchWholeWords"]); x != nil {
+			w = words{whole: *x, own: true}
+		}
+		ww[e] = w
 		switch {
-		case e == nil:
 		case formats.CardField(e) != "":
 			out[i] = render.Fate{Activation: "always", Placement: "the character card's " + formats.CardField(e)}
 		case e.Role == "greeting":
 			out[i] = render.Fate{Activation: "always", Placement: "the chat's first message (the character's greeting)"}
 		default:
-			out[i] = newEntry(e, formats.STEntry(e), i).fate(&s)
+			out[i] = newEntry(e, st, i).fate(&s, truthy(st["vectorized"]))
 		}
 	}
-	return out
+	whole := func(e *schema.Entry, kw string) (bool, bool) {
+		w, ok := ww[e]
+		if !ok {
+			w = words{whole: s.MatchWholeWords}
+		}
+		return w.whole && !hasJSSpace(kw), w.own
+	}
+	return out, whole
 }
 
-func (e *entry) fate(s *Settings) render.Fate {
+func (e *entry) fate(s *Settings, vectorized bool) render.Fate {
 	never := func(why string) render.Fate { return render.Fate{Activation: "never", Never: why} }
 	var f render.Fate
-	vectorized := truthy(formats.STEntry(e.src)["vectorized"])
 	scanDepth := s.ScanDepth
 	if e.scanDepth != nil {
 		scanDepth = *e.scanDepth
@@ -130,31 +158,6 @@ func (e *entry) placement(s *Settings) (string, string) {
 // \W without the u flag) counts as part of a word: an ASCII letter, digit or
 // underscore.
 func WordRune(r rune) bool { return match.JSWordRune(r) }
-
-// WholeWords returns what says whether SillyTavern matches keyword kw of a
-// lorebook entry as a whole word — the entry's matchWholeWords, else the
-// global setting; never for a key with a space, which SillyTavern looks for
-// as text — and whether the entry itself says so (not the global default).
-// Each entry is read once.
-func WholeWords(in *render.Input) func(e *schema.Entry, kw string) (whole, own bool) {
-	s, err := ParseSettings(in.EngineSettings)
-	if err != nil {
-		s = DefaultSettings()
-	}
-	type setting struct{ whole, own bool }
-	seen := map[*schema.Entry]setting{}
-	return func(e *schema.Entry, kw string) (bool, bool) {
-		w, ok := seen[e]
-		if !ok {
-			w.whole = s.MatchWholeWords
-			if x := optBool(formats.STEntry(e)["matchWholeWords"]); x != nil {
-				w.whole, w.own = *x, true
-			}
-			seen[e] = w
-		}
-		return w.whole && !hasJSSpace(kw), w.own
-	}
-}
 
 // Recursive says whether entries' content activates other entries.
 func Recursive(in *render.Input) bool {
