@@ -13,6 +13,7 @@ import (
 
 // Byte-level edits of a lore file for --fix: finding a value's bytes from its
 // position, quoting, removing a flow-list item, applying the edits in order.
+
 // offset is the byte offset of a position (1-based line, rune column).
 func (f *fixer) offset(p schema.Pos) (int, error) {
 	if p.Line < 1 || p.Line > len(f.lines) {

@@ -10,6 +10,7 @@ import (
 
 // How schema findings say values and types in a creator's words, and ids in
 // kebab-case; and the settings check that needs two values at once.
+
 func typeWords(want []string) string {
 	words := make([]string, len(want))
 	for i, w := range want {
