@@ -7,8 +7,6 @@ import (
 	"github.com/lorekit/lore/schema"
 )
 
-// verifyFix: a fix must change only what it planned, or nothing is written.
-
 // verifyFix parses the fixed text and checks that it holds exactly what the
 // original held with the planned changes: the same values everywhere else,
 // at any depth.
