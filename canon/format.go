@@ -146,16 +146,11 @@ func formatSource(path string, data []byte, root *yaml.Node, role SourceRole) ([
 	for _, n := range spacedNodes(doc.Content[0]) {
 		want = append(want, blank[n])
 	}
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(&doc); err != nil {
+	out, err := encodeYAMLDoc(&doc, data)
+	if err != nil {
 		return nil, &RefusalError{File: path, Msg: "cannot write the formatted YAML: " + err.Error()}
 	}
-	if err := enc.Close(); err != nil {
-		return nil, &RefusalError{File: path, Msg: "cannot write the formatted YAML: " + err.Error()}
-	}
-	return addBlankLines(b.Bytes(), want), nil
+	return addBlankLines(out, want), nil
 }
 
 // spacedNodes are the nodes that keep a blank line written before them: the
