@@ -166,7 +166,7 @@ func runImport(iox *IO, opts *importOptions, path string) error {
 	if name != "" && name != engine.Default && lb.Manifest.Settings.Engine == "" {
 		lb.Manifest.Settings.Engine = name
 		fmt.Fprintf(iox.Stderr, "lore: settings.engine: %s, so the book renders as %s would (import --engine lore for lore's own engine)\n",
-			name, map[string]string{"sillytavern": "SillyTavern", "yumina": "Yumina"}[name])
+			name, engine.Title(name))
 	}
 	if folder {
 		if err := canon.WriteFolder(opts.out, lb, opts.format, opts.force); err != nil {

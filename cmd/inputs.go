@@ -161,7 +161,7 @@ func pickEngine(iox *IO, flag string, book *schema.Lorebook) (render.Engine, err
 	if name == "" {
 		if native := engine.ForFormat(book.Format); native != "" {
 			fmt.Fprintf(iox.Stderr, "lore: %s is a %s file: rendering as %s would (--engine %s to change)\n",
-				book.Path, book.Format, native, engine.Default)
+				book.Path, book.Format, engine.Title(native), engine.Default)
 			name = native
 		}
 	}

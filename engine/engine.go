@@ -20,12 +20,23 @@ const Default = lore.Name
 
 // engines lists every engine, by name, in the order `--help` shows them.
 var engines = []struct {
-	name string
-	new  func() render.Engine
+	name, title string // title: the tool's name as people write it
+	new         func() render.Engine
 }{
-	{lore.Name, func() render.Engine { return lore.New() }},
-	{yumina.Name, func() render.Engine { return yumina.New() }},
-	{sillytavern.Name, func() render.Engine { return sillytavern.New() }},
+	{lore.Name, "lore", func() render.Engine { return lore.New() }},
+	{yumina.Name, "Yumina", func() render.Engine { return yumina.New() }},
+	{sillytavern.Name, "SillyTavern", func() render.Engine { return sillytavern.New() }},
+}
+
+// Title is the name of the tool an engine simulates as people write it
+// ("SillyTavern"), for messages; the name itself when it is unknown.
+func Title(name string) string {
+	for _, e := range engines {
+		if e.name == name {
+			return e.title
+		}
+	}
+	return name
 }
 
 // Names lists the engines' names, the default first.
