@@ -648,3 +648,34 @@ func TestBudgetSharesOverOne(t *testing.T) {
 		t.Errorf("history budget %d is more than cards left of R (%d − %d)", h.Budget, r.Remainder, r.Section(budgetCards).Tokens)
 	}
 }
+
+// TestCardParentInAnotherSection: a card activated by the content of an entry
+// of another section (kept by Required, decided before the cards) stays in;
+// it goes only when that parent was left out.
+func TestCardParentInAnotherSection(t *testing.T) {
+	c := counter(t)
+	e := &schema.Entry{}
+	for _, tc := range []struct {
+		name       string
+		lastAction int // tokens of the newest message, always sent
+		kept       bool
+	}{{"parent kept", 1, true}, {"parent left out: the last action fills the cap", 700, false}} {
+		pieces := []Piece{
+			req(budgetSystemPresets, "gate", 40),
+			card("ledger", 5, Activated{Entry: e, Level: 1, ParentLists: [][]string{{"gate"}}}),
+			msg(0, tc.lastAction, true),
+		}
+		kept, r := Budget(pieces, settings(1000), c)
+		if got := slices.Contains(keys(kept), "ledger"); got != tc.kept {
+			t.Errorf("%s: ledger kept %v, want %v (kept %v)", tc.name, got, tc.kept, keys(kept))
+		}
+		if !tc.kept {
+			if slices.Contains(keys(kept), "gate") {
+				t.Fatalf("%s: the parent is in", tc.name)
+			}
+			if n := r.Note(SecCards, "ledger", false); n == nil || n.Why != "activated only through entries that were left out" {
+				t.Errorf("%s: ledger's note %+v", tc.name, n)
+			}
+		}
+	}
+}

@@ -58,6 +58,14 @@ var mutants = []mutant{
 		"if !e.MatchWholeWords {\n\t\tx.add(", "if false {\n\t\tx.add("},
 	{"a .charx listing 100,000 files is parsed before it is refused",
 		"if n > maxCharXFiles {", "if n > 100*maxCharXFiles {"},
+	{"secondary keywords looked for only in the newest message with the primary",
+		"return wg != nil && wg.n[mode] > 0", "return wg != nil && wg.last[mode] == t.msg"},
+	{"a card activated by a system-presets entry is dropped although its parent was sent",
+		"if b.st[i].kept && b.pieces[i].Key != \"\" {", "if false && b.st[i].kept {"},
+	{"a long entries list written in chunks loses its first line",
+		"out.Write(chunk[bytes.IndexByte(chunk, '\\n')+1:])", "out.Write(chunk)"},
+	{"Yumina's alwaysSend default forgotten by lint",
+		"x.alwaysSend, x.defaultAlwaysSend = false, true", "x.defaultAlwaysSend = true"},
 }
 
 func main() {
