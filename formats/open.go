@@ -38,6 +38,18 @@ type Source struct {
 	Doc    *schema.Doc
 	DocErr error
 	binary []byte // the bytes of a PNG card or a CharX archive
+	// det is the foreign-format check, done at most once (Foreign asks
+	// before Open converts).
+	det *detection
+}
+
+// detection is the parsed text converted down to an entry's keys, the
+// converter that goes on from there, and the foreign format it names ("" for
+// lore's own).
+type detection struct {
+	c      *converter
+	root   *jnode
+	format string
 }
 
 // ReadSource reads the file at path (not a folder) with schema's limits. The
@@ -75,21 +87,24 @@ func (s *Source) Open() (*schema.Lorebook, []diag.Diagnostic, error) {
 	case s.DocErr != nil:
 		return nil, nil, s.DocErr
 	}
-	c := &converter{file: s.Path}
-	if root, format := s.detect(c); format != "" {
-		return importTree(s.Path, c.complete(root, s.Doc.Root, 0), format)
+	if d := s.detect(); d.format != "" {
+		return importTree(s.Path, d.c.complete(d.root, s.Doc.Root, 0), d.format)
 	}
 	return schema.LoadDoc(s.Doc)
 }
 
 // detect converts the parsed text down to an entry's keys and names its
-// foreign format, "" for lore's own. Foreign formats are all JSON.
-func (s *Source) detect(c *converter) (*jnode, string) {
-	if s.Doc == nil || !startsJSON(s.Doc.Data) {
-		return nil, ""
+// foreign format, "" for lore's own, once. Foreign formats are all JSON.
+func (s *Source) detect() *detection {
+	if s.det != nil {
+		return s.det
 	}
-	root := c.convert(s.Doc.Root, 0, detectDepth)
-	return root, detect(root)
+	s.det = &detection{c: &converter{file: s.Path}}
+	if s.Doc != nil && startsJSON(s.Doc.Data) {
+		s.det.root = s.det.c.convert(s.Doc.Root, 0, detectDepth)
+		s.det.format = detect(s.det.root)
+	}
+	return s.det
 }
 
 // Foreign says whether the source is a foreign lorebook (in a format other
@@ -98,8 +113,7 @@ func (s *Source) Foreign() bool {
 	if s.binary != nil {
 		return true
 	}
-	_, format := s.detect(&converter{file: s.Path})
-	return format != ""
+	return s.detect().format != ""
 }
 
 // IsCard says whether the source is a PNG holding a character card chunk
