@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -61,12 +62,8 @@ func (o *renderModes) applySettings(f *pflag.FlagSet, ch *chat) error {
 			ch.in.Seed = int64(n)
 		}
 	}
-	settings := make(map[string]any, len(ch.in.EngineSettings))
-	for k, v := range ch.in.EngineSettings {
-		if k != "seed" { // decided here: --seed, else the settings' seed
-			settings[k] = v
-		}
-	}
+	settings := maps.Clone(ch.in.EngineSettings)
+	delete(settings, "seed") // decided here: --seed, else the settings' seed
 	ch.in.EngineSettings = settings
 	return nil
 }
@@ -82,13 +79,11 @@ func stSettings(path string, base map[string]any) (map[string]any, error) {
 	if err := yaml.Unmarshal(data, &file); err != nil {
 		return nil, usageErr("--st-settings: %s: not a JSON or YAML object: %v", path, err)
 	}
-	out := make(map[string]any, len(base)+len(file))
-	for k, v := range base {
-		out[k] = v
+	out := maps.Clone(base)
+	if out == nil {
+		out = map[string]any{}
 	}
-	for k, v := range file {
-		out[k] = v
-	}
+	maps.Copy(out, file)
 	return out, nil
 }
 

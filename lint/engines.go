@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"maps"
 
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/engine"
@@ -31,9 +32,9 @@ func (c *Config) engineName(book *schema.Lorebook) string {
 // are laid over the manifest's settings.<engine>, key by key (--st-settings).
 func (c *Config) WithEngineSettings(name string, m map[string]any) *Config {
 	cp := *c
-	cp.engineSettings = map[string]map[string]any{}
-	for k, v := range c.engineSettings {
-		cp.engineSettings[k] = v
+	cp.engineSettings = maps.Clone(c.engineSettings)
+	if cp.engineSettings == nil {
+		cp.engineSettings = map[string]map[string]any{}
 	}
 	cp.engineSettings[name] = m
 	return &cp
@@ -59,13 +60,11 @@ func engineFor(cfg *Config, name string, book *schema.Lorebook, vars *schema.Var
 	}
 	in := &render.Input{Book: book, Settings: s, EngineSettings: s.Engines[name]}
 	if over := cfg.engineSettings[name]; over != nil {
-		merged := make(map[string]any, len(in.EngineSettings)+len(over))
-		for k, v := range in.EngineSettings {
-			merged[k] = v
+		merged := maps.Clone(in.EngineSettings)
+		if merged == nil {
+			merged = map[string]any{}
 		}
-		for k, v := range over {
-			merged[k] = v
-		}
+		maps.Copy(merged, over)
 		in.EngineSettings = merged
 	}
 	if vars != nil {
@@ -158,9 +157,9 @@ func (c *Context) index(e *schema.Entry) int {
 // default run at their own level, unless c already gives them one (--enable).
 func (c *Config) WithEnabled(ids []string) *Config {
 	cp := *c
-	cp.Rules = make(map[string]diag.Severity, len(c.Rules)+len(ids))
-	for k, v := range c.Rules {
-		cp.Rules[k] = v
+	cp.Rules = maps.Clone(c.Rules)
+	if cp.Rules == nil {
+		cp.Rules = map[string]diag.Severity{}
 	}
 	for _, id := range ids {
 		if r := byID(id); r != nil {
