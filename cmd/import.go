@@ -153,17 +153,11 @@ func runImport(iox *IO, opts *importOptions, path string) error {
 	// A book made for an engine lore simulates keeps rendering as that engine
 	// would, as it did when read directly (unless --engine says otherwise);
 	// the loss report is about the engine the book will render with.
-	name := opts.engine
-	if name == "" {
-		name = lb.Manifest.Settings.Engine
-	}
-	if name == "" {
-		name = engine.ForFormat(lb.Format)
-	}
+	name, _ := engine.Choose(opts.engine, lb)
 	if err := opts.loss.print(iox.Stderr, formats.ImportReportFor(lb, name), false); err != nil {
 		return err
 	}
-	if name != "" && name != engine.Default && lb.Manifest.Settings.Engine == "" {
+	if name != engine.Default && lb.Manifest.Settings.Engine == "" {
 		lb.Manifest.Settings.Engine = name
 		fmt.Fprintf(iox.Stderr, "lore: settings.engine: %s, so the book renders as %s would (import --engine lore for lore's own engine)\n",
 			name, engine.Title(name))

@@ -154,19 +154,10 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) 
 // engine of the format the book was read from (a SillyTavern book or card
 // read directly renders as SillyTavern would, said on stderr), else lore's.
 func pickEngine(iox *IO, flag string, book *schema.Lorebook) (render.Engine, error) {
-	name := flag
-	if name == "" {
-		name = book.Manifest.Settings.Engine
-	}
-	if name == "" {
-		if native := engine.ForFormat(book.Format); native != "" {
-			fmt.Fprintf(iox.Stderr, "lore: %s is a %s file: rendering as %s would (--engine %s to change)\n",
-				book.Path, book.Format, engine.Title(native), engine.Default)
-			name = native
-		}
-	}
-	if name == "" {
-		name = engine.Default
+	name, byFormat := engine.Choose(flag, book)
+	if byFormat {
+		fmt.Fprintf(iox.Stderr, "lore: %s is a %s file: rendering as %s would (--engine %s to change)\n",
+			book.Path, book.Format, engine.Title(name), engine.Default)
 	}
 	eng, err := engine.Get(name)
 	if err != nil {

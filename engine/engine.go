@@ -13,6 +13,7 @@ import (
 	"github.com/lorekit/lore/engine/sillytavern"
 	"github.com/lorekit/lore/engine/yumina"
 	"github.com/lorekit/lore/render"
+	"github.com/lorekit/lore/schema"
 )
 
 // Default is the engine used when neither --engine nor settings.engine names one.
@@ -73,4 +74,21 @@ func ForFormat(format string) string {
 		}
 	}
 	return ""
+}
+
+// Choose is the engine a command uses for a lorebook: the one asked for
+// (--engine, a test case's engine), else the manifest's settings.engine, else
+// the engine of the format the book was read from (byFormat then says so, for
+// commands that tell the user), else Default.
+func Choose(asked string, book *schema.Lorebook) (name string, byFormat bool) {
+	switch {
+	case asked != "":
+		return asked, false
+	case book.Manifest.Settings.Engine != "":
+		return book.Manifest.Settings.Engine, false
+	}
+	if native := ForFormat(book.Format); native != "" {
+		return native, true
+	}
+	return Default, false
 }

@@ -16,16 +16,8 @@ import (
 // else the manifest's settings.engine, else the engine of the format the book
 // was read from, else lore's.
 func (c *Config) engineName(book *schema.Lorebook) string {
-	switch {
-	case c.engine != "":
-		return c.engine
-	case book.Manifest.Settings.Engine != "":
-		return book.Manifest.Settings.Engine
-	}
-	if name := engine.ForFormat(book.Format); name != "" {
-		return name
-	}
-	return engine.Default
+	name, _ := engine.Choose(c.engine, book)
+	return name
 }
 
 // WithEngineSettings returns a copy of c in which the named engine's settings

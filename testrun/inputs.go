@@ -244,19 +244,11 @@ func (l *loader) prepare(c *Case, override string) (*prepared, *inputError) {
 	if err != nil {
 		return nil, &inputError{pos: c.Pos, msg: err.Error(), unreadable: true}
 	}
-	name, where := override, c.Pos
-	switch {
-	case name != "":
-	case c.Engine.V != "":
-		name, where = c.Engine.V, c.Engine.Pos
-	case b.lb.Manifest.Settings.Engine != "":
-		name = b.lb.Manifest.Settings.Engine
-	default:
-		name = engine.ForFormat(b.lb.Format)
-		if name == "" {
-			name = engine.Default
-		}
+	asked, where := override, c.Pos
+	if asked == "" && c.Engine.V != "" {
+		asked, where = c.Engine.V, c.Engine.Pos
 	}
+	name, _ := engine.Choose(asked, b.lb)
 	eng, _, err := l.engines.get(name, func() (render.Engine, []diag.Diagnostic, error) {
 		eng, err := l.getEngine(name)
 		return eng, nil, err
