@@ -20,17 +20,19 @@ func (r *recorder) Logf(string, ...any)               {}
 
 var sink [][]byte
 
-// step allocates n (linear) or n*n (quadratic) small slices.
+// step allocates n (linear) or n*n/100 (quadratic) slices of 64 bytes, and
+// the list that holds them at its final size, so its cost does not depend on
+// what an earlier run left behind.
 func step(quadratic bool) func(n int) func() {
 	return func(n int) func() {
 		return func() {
-			sink = sink[:0]
 			m := n
 			if quadratic {
 				m = n * n / 100
 			}
+			sink = make([][]byte, 0, m)
 			for i := 0; i < m; i++ {
-				sink = append(sink, make([]byte, 16))
+				sink = append(sink, make([]byte, 64))
 			}
 		}
 	}
