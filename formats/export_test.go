@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/internal/testcorpus"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -178,7 +179,7 @@ func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 // again, have every field of every entry unchanged.
 func TestNovelAIRoundTrip(t *testing.T) {
 	files := []string{filepath.Join(fixtureDir, "novelai_v6.lorebook")}
-	if d := corpusDirOrEmpty(t); d != "" {
+	if d := testcorpus.Find(t); d != "" {
 		more, _ := filepath.Glob(filepath.Join(d, "novelai", "*.lorebook"))
 		files = append(files, more...)
 	}

@@ -3,7 +3,6 @@ package formats
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -259,7 +258,7 @@ func assertReported(t *testing.T, lb *schema.Lorebook, target string) *schema.Lo
 // convertibles are every corpus and fixture file that opens.
 func convertibles(t *testing.T) []string {
 	files, _ := filepath.Glob(filepath.Join(fixtureDir, "*"))
-	if d := corpusDirOrEmpty(t); d != "" {
+	if d := testcorpus.Find(t); d != "" {
 		files = append(files, testcorpus.Files(t)...)
 	}
 	var out []string
@@ -272,23 +271,6 @@ func convertibles(t *testing.T) []string {
 		t.Fatal("no files to convert")
 	}
 	return out
-}
-
-// corpusDirOrEmpty is the corpus folder, or "" when it is not there: the
-// fixtures are still tested then, unless LORE_REQUIRE_CORPUS=1 (CI), which
-// makes a missing corpus a failure.
-func corpusDirOrEmpty(t *testing.T) string {
-	dir := os.Getenv("LORE_CORPUS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "corpus")
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		if os.Getenv("LORE_REQUIRE_CORPUS") == "1" {
-			t.Fatalf("corpus not found at %s, and LORE_REQUIRE_CORPUS=1 requires it", dir)
-		}
-		return ""
-	}
-	return dir
 }
 
 // TestEveryConversionReported: every corpus and fixture file, converted to
