@@ -128,18 +128,42 @@ func normalize(s string, fold bool) normalized {
 		pending = pending[:0]
 		last = to
 	}
-	it.InitString(norm.NFKC, s)
-	for !it.Done() {
-		pending = append(pending, it.Next()...)
-		// Characters whose decomposition spans several segments (㈀ → "(ᄀ)")
-		// come out in several pieces before the iterator moves on in the input;
-		// they all map to that one character.
-		if p := it.Pos(); p > last {
-			flush(p)
+	for i := 0; i < len(s); {
+		// An ASCII character followed by another (or by the end) is its own
+		// NFKC segment: no mark can combine with it. Most text is such runs.
+		for ; i < len(s) && s[i] < utf8.RuneSelf && (i+1 == len(s) || s[i+1] < utf8.RuneSelf); i++ {
+			c := s[i]
+			if fold && 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			out = append(out, c)
+			start = append(start, int32(i))
+			end = append(end, int32(i+1))
 		}
-	}
-	if len(pending) > 0 {
-		flush(len(s))
+		if i == len(s) {
+			break
+		}
+		// The rest goes through the normalizer up to the next ASCII
+		// character, before which there is always a segment boundary.
+		last = i
+		it.InitString(norm.NFKC, s[i:])
+		base := i
+		for !it.Done() {
+			pending = append(pending, it.Next()...)
+			// Characters whose decomposition spans several segments (㈀ →
+			// "(ᄀ)") come out in several pieces before the iterator moves on
+			// in the input; they all map to that one character.
+			if p := base + it.Pos(); p > last {
+				flush(p)
+				if p < len(s) && s[p] < utf8.RuneSelf {
+					break
+				}
+			}
+		}
+		if len(pending) > 0 {
+			flush(len(s))
+		}
+		i = last
 	}
 	return normalized{text: out, start: start, end: end, origLen: len(s)}
 }
