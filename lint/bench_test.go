@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/internal/bookgen"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -80,3 +82,24 @@ func BenchmarkValidate10k(b *testing.B) { benchLoad(b, 10000) }
 func BenchmarkValidate20k(b *testing.B) { benchLoad(b, 20000) }
 func BenchmarkLint10k(b *testing.B)     { benchLint(b, 10000) }
 func BenchmarkLint20k(b *testing.B)     { benchLint(b, 20000) }
+
+// BenchmarkLintShapes lints the books of the README's performance table
+// (internal/bookgen) as loaded, without the load: what lint adds to validate.
+func BenchmarkLintShapes(b *testing.B) {
+	for _, s := range []bookgen.Shape{bookgen.JSON, bookgen.SillyTavern} {
+		b.Run(string(s), func(b *testing.B) {
+			path, err := bookgen.Write(b.TempDir(), s, 10000)
+			if err != nil {
+				b.Fatal(err)
+			}
+			lb, _, err := formats.Open(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for b.Loop() {
+				RunWith(lb, nil, nil, nil)
+			}
+		})
+	}
+}

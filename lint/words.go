@@ -2,6 +2,7 @@ package lint
 
 import (
 	"embed"
+	"math/bits"
 	"sort"
 	"strings"
 	"sync"
@@ -65,6 +66,21 @@ type bookLanguages struct {
 	spaced, unspaced []*commonWords
 }
 
+// topOf maps each of the first words of the spaced languages' lists to the
+// languages (bits, in the order of languages) it is among the first of, so
+// that telling the book's language is one lookup per distinct word.
+var topOf = sync.OnceValue(func() map[string]uint16 {
+	m := map[string]uint16{}
+	for i, cw := range loadWords() {
+		if cw.spaced {
+			for w := range cw.top {
+				m[w] |= 1 << i
+			}
+		}
+	}
+	return m
+})
+
 // languages tells the lorebook's languages from its content: for spaced
 // scripts, each list whose commonest words make up at least a sixth of the
 // words of the text (the best one, and any other at least half as good); for
@@ -78,47 +94,30 @@ func (c *Context) languages() *bookLanguages {
 	bl := &bookLanguages{}
 	ws := c.contentWords()
 	total := 0
-	for _, n := range ws.count {
-		total += n
-	}
 	lists := loadWords()
-	var scores []float64
-	best := 0.0
-	for _, cw := range lists {
-		s := 0.0
-		if cw.spaced && total > 0 {
-			hit := 0
-			for i, w := range ws.list {
-				if cw.top[w] {
-					hit += ws.count[i]
-				}
-			}
-			s = float64(hit) / float64(total)
+	hits := make([]int, len(lists))
+	top := topOf()
+	for i, w := range ws.list {
+		n := ws.count[i]
+		total += n
+		for set := top[w]; set != 0; set &= set - 1 {
+			hits[bits.TrailingZeros16(set)] += n
 		}
-		scores = append(scores, s)
-		best = max(best, s)
+	}
+	scores := make([]float64, len(lists))
+	best := 0.0
+	for i, cw := range lists {
+		if cw.spaced && total > 0 {
+			scores[i] = float64(hits[i]) / float64(total)
+		}
+		best = max(best, scores[i])
 	}
 	for i, cw := range lists {
 		if cw.spaced && scores[i] >= 1.0/6 && scores[i] >= best/2 {
 			bl.spaced = append(bl.spaced, cw)
 		}
 	}
-	han, kana, latin := 0, 0, 0
-	for _, e := range c.Book.Entries {
-		if !e.Enabled {
-			continue
-		}
-		for _, r := range e.Content {
-			switch {
-			case unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r):
-				kana++
-			case unicode.Is(unicode.Han, r):
-				han++
-			case r < utf8.RuneSelf && unicode.IsLetter(r):
-				latin++
-			}
-		}
-	}
+	han, kana, latin := ws.han, ws.kana, ws.latin
 	switch {
 	case kana > 0 && kana*10 >= kana+han:
 		bl.unspaced = append(bl.unspaced, lists[len(lists)-1])
@@ -133,26 +132,92 @@ func (c *Context) languages() *bookLanguages {
 }
 
 // words is the set of distinct words of every enabled entry's content, each
-// with how often it occurs, sorted so the joined text is deterministic.
+// with how often it occurs, sorted so the joined text is deterministic, and
+// how many of the content's letters are Han, kana and ASCII (which tell the
+// book's language).
 type words struct {
-	list  []string
-	count []int
+	list             []string
+	count            []int
+	han, kana, latin int
 }
 
+// contentWords reads every enabled entry's content once: its words, lowered,
+// and its letters by script. ASCII, nearly all of most books, is told from a
+// table of the engine's word characters; a word already in lower case is
+// counted without a copy.
 func (c *Context) contentWords() *words {
 	if c.shared.words != nil {
 		return c.shared.words
 	}
+	var asciiWord [utf8.RuneSelf]bool
+	for r := range rune(utf8.RuneSelf) {
+		asciiWord[r] = !c.notWordRune(r)
+	}
+	ws := &words{}
 	counts := map[string]int{}
+	var low []byte
+	add := func(w string, upper bool) {
+		if !upper {
+			counts[w]++
+			return
+		}
+		if isASCII(w) {
+			low = append(low[:0], w...)
+			for i, b := range low {
+				if 'A' <= b && b <= 'Z' {
+					low[i] = b + ('a' - 'A')
+				}
+			}
+			counts[string(low)]++ // no copy unless the word is new
+			return
+		}
+		counts[strings.ToLower(w)]++
+	}
 	for _, e := range c.Book.Entries {
 		if !e.Enabled {
 			continue
 		}
-		for _, w := range strings.FieldsFunc(e.Content, c.notWordRune) {
-			counts[strings.ToLower(w)]++
+		s := e.Content
+		start, upper := -1, false
+		for i := 0; i < len(s); {
+			r, size := rune(s[i]), 1
+			var inWord bool
+			if r < utf8.RuneSelf {
+				inWord = asciiWord[r]
+				if 'A' <= r && r <= 'Z' {
+					upper = true
+					ws.latin++
+				} else if 'a' <= r && r <= 'z' {
+					ws.latin++
+				}
+			} else {
+				r, size = utf8.DecodeRuneInString(s[i:])
+				inWord = !c.notWordRune(r)
+				upper = upper || unicode.ToLower(r) != r
+				switch {
+				case unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r):
+					ws.kana++
+				case unicode.Is(unicode.Han, r):
+					ws.han++
+				}
+			}
+			switch {
+			case inWord && start < 0:
+				start = i
+			case !inWord && start >= 0:
+				add(s[start:i], upper)
+				start, upper = -1, false
+			}
+			if !inWord {
+				upper = false
+			}
+			i += size
+		}
+		if start >= 0 {
+			add(s[start:], upper)
 		}
 	}
-	ws := &words{list: make([]string, 0, len(counts))}
+	ws.list = make([]string, 0, len(counts))
 	for w := range counts {
 		ws.list = append(ws.list, w)
 	}
@@ -163,6 +228,15 @@ func (c *Context) contentWords() *words {
 	}
 	c.shared.words = ws
 	return ws
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // notWordRune ends a word of the lorebook's text: anything but what the engine
