@@ -8,7 +8,9 @@
 package lint
 
 import (
+	"runtime"
 	"sort"
+	"sync"
 
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/schema"
@@ -118,6 +120,7 @@ func RunWith(book *schema.Lorebook, vars *schema.Vars, cfg *Config, loaded []dia
 		ctx := &Context{Book: book, Vars: vars, Settings: settings,
 			Engine: engineFor(cfg, cfg.engineName(book), book, vars, settings, from),
 			shared: &shared{}, rejected: rejected}
+		ctx.prepare()
 		for i := range registry {
 			r := &registry[i]
 			if r.Check == nil || r.Off && cfg.Rules[r.ID] == 0 {
@@ -145,6 +148,22 @@ func RunWith(book *schema.Lorebook, vars *schema.Vars, cfg *Config, loaded []dia
 		out = append(out, d)
 	}
 	return diag.Sort(out)
+}
+
+// prepare builds, on a book of many entries and a machine of several cores,
+// the two largest pieces of lint's work at once: the book's words and
+// languages (keyword-in-words) and the keyword index with the trigger graph
+// (recursion-loop and the keyword rules). They read the book and write
+// separate caches, so the rules that follow find both built and the findings
+// are the same as when each is built on first use.
+func (c *Context) prepare() {
+	if len(c.Book.Entries) < 1000 || runtime.GOMAXPROCS(0) < 2 {
+		return
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { c.languages() })
+	c.triggerGraph()
+	wg.Wait()
 }
 
 // dedupeDuplicateID drops lint's own duplicate-id findings when the loader already
