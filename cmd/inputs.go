@@ -54,6 +54,14 @@ type chat struct {
 // file cannot be read and 1 when it reads but has errors, because a prompt built
 // from a half-understood lorebook would mislead more than it helps.
 func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) (*chat, error) {
+	// Every caller counts tokens: the vocabulary decodes on the other core
+	// while the book is read (a manifest that names another tokenizer only
+	// wastes that work).
+	if f.Changed("tokenizer") {
+		tokenize.Preload(o.tokenizer)
+	} else {
+		tokenize.Preload(tokenize.Default)
+	}
 	var all []diag.Diagnostic
 	unreadable := false
 	note := func(file string, ds []diag.Diagnostic, err error) {

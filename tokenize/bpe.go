@@ -1,6 +1,7 @@
 package tokenize
 
 import (
+	"sync"
 	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer"
@@ -8,24 +9,45 @@ import (
 
 // bpe wraps tiktoken-go's byte-pair encoders, whose vocabularies are compiled
 // into the binary: counting works offline and matches OpenAI's tiktoken.
+// Decoding a vocabulary takes about 13 ms (o200k_base), so it is done on the
+// first count, not when the counter is made: lint often proves its verdicts
+// from byte lengths and counts nothing. Preload starts it early instead.
 type bpe struct {
 	name  string
-	codec tokenizer.Codec
+	codec func() tokenizer.Codec
 }
 
 func newBPE(name string) *cached {
-	c, err := tokenizer.Get(tokenizer.Encoding(name))
+	return newCached(&bpe{name: name, codec: sync.OnceValue(func() tokenizer.Codec {
+		c, err := tokenizer.Get(tokenizer.Encoding(name))
+		if err != nil {
+			// Only reachable if Get's switch and this wrapper disagree.
+			panic("tokenize: " + name + ": " + err.Error())
+		}
+		return c
+	})})
+}
+
+// Preload starts decoding the named tokenizer's vocabulary on another
+// goroutine, for a command that is about to parse its input and will then
+// count tokens: on a machine with a second core the vocabulary is ready when
+// the parse is done. An unknown name is left for Get to report.
+func Preload(name string) {
+	c, err := Get(name)
 	if err != nil {
-		// Only reachable if Get's switch and this wrapper disagree.
-		panic("tokenize: " + name + ": " + err.Error())
+		return
 	}
-	return newCached(&bpe{name: name, codec: c})
+	if cc, ok := c.(*cached); ok {
+		if b, ok := cc.inner.(*bpe); ok {
+			go b.codec()
+		}
+	}
 }
 
 func (b *bpe) Name() string { return b.name }
 
 func (b *bpe) Count(s string) int {
-	n, err := b.codec.Count(s)
+	n, err := b.codec().Count(s)
 	if err != nil {
 		// The codec runs in ErrorModeNone, where only the split regexp can
 		// fail (a timeout, which is not set). Fall back to the estimate
@@ -47,7 +69,7 @@ func (b *bpe) Truncate(s string, n int) string {
 	if n <= 0 {
 		return ""
 	}
-	_, toks, err := b.codec.Encode(s)
+	_, toks, err := b.codec().Encode(s)
 	if err != nil {
 		return chars4{}.Truncate(s, n)
 	}
