@@ -34,14 +34,14 @@ func LintView(in *render.Input) ([]render.Fate, func(e *schema.Entry, kw string)
 	type words struct{ whole, own bool }
 	ww := make(map[*schema.Entry]words, len(in.Book.Entries))
 	out := make([]render.Fate, len(in.Book.Entries))
-	for i, e := range in.Book.Entries {
-		if e == nil {
+	for i, x := range readEntries(in.Book) {
+		if x == nil {
 			continue
 		}
-		st := formats.STEntry(e)
+		e := x.src
 		w := words{whole: s.MatchWholeWords}
-		if x := optBool(st["matchWholeWords"]); x != nil {
-			w = words{whole: *x, own: true}
+		if x.matchWholeWords != nil {
+			w = words{whole: *x.matchWholeWords, own: true}
 		}
 		ww[e] = w
 		switch {
@@ -50,7 +50,7 @@ func LintView(in *render.Input) ([]render.Fate, func(e *schema.Entry, kw string)
 		case e.Role == "greeting":
 			out[i] = render.Fate{Activation: "always", Placement: "the chat's first message (the character's greeting)"}
 		default:
-			out[i] = newEntry(e, st, i).fate(&s, truthy(st["vectorized"]))
+			out[i] = x.fate(&s)
 		}
 	}
 	whole := func(e *schema.Entry, kw string) (bool, bool) {
@@ -63,7 +63,7 @@ func LintView(in *render.Input) ([]render.Fate, func(e *schema.Entry, kw string)
 	return out, whole
 }
 
-func (e *entry) fate(s *Settings, vectorized bool) render.Fate {
+func (e *entry) fate(s *Settings) render.Fate {
 	never := func(why string) render.Fate { return render.Fate{Activation: "never", Never: why} }
 	var f render.Fate
 	scanDepth := s.ScanDepth
@@ -81,7 +81,7 @@ func (e *entry) fate(s *Settings, vectorized bool) render.Fate {
 		return never("probability 0 with useProbability: its roll never passes; raise the probability or turn useProbability off")
 	case e.constant:
 		f.Activation = "always"
-	case (!e.keysArray || !anyKey(e.keys)) && vectorized:
+	case (!e.keysArray || !anyKey(e.keys)) && e.vectorized:
 		f.Activation = "keywords" // Vector Storage activates it by meaning
 	case !e.keysArray || !anyKey(e.keys):
 		return never("SillyTavern skips an entry without keys unless it is constant; add keys or set constant: true")
