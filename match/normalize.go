@@ -92,8 +92,12 @@ func isASCII(s string) bool {
 // is applied segment by segment too. Case folding is context-free (cases.Fold has
 // no Turkish or final-sigma context), so folding segments one by one gives the same
 // result as folding the whole string.
-func normalize(s string, fold bool) normalized {
-	if isASCII(s) {
+func normalize(s string, fold bool) normalized { return normalizeRuns(s, fold, true) }
+
+// normalizeRuns is normalize; asciiRuns off sends every character through the
+// normalizer, the reference FuzzNormalizeFastPath holds the fast path to.
+func normalizeRuns(s string, fold, asciiRuns bool) normalized {
+	if asciiRuns && isASCII(s) {
 		b := []byte(s)
 		if fold {
 			for i, c := range b {
@@ -131,7 +135,7 @@ func normalize(s string, fold bool) normalized {
 	for i := 0; i < len(s); {
 		// An ASCII character followed by another (or by the end) is its own
 		// NFKC segment: no mark can combine with it. Most text is such runs.
-		for ; i < len(s) && s[i] < utf8.RuneSelf && (i+1 == len(s) || s[i+1] < utf8.RuneSelf); i++ {
+		for ; asciiRuns && i < len(s) && s[i] < utf8.RuneSelf && (i+1 == len(s) || s[i+1] < utf8.RuneSelf); i++ {
 			c := s[i]
 			if fold && 'A' <= c && c <= 'Z' {
 				c += 'a' - 'A'

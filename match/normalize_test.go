@@ -3,47 +3,7 @@ package match
 import (
 	"slices"
 	"testing"
-
-	"golang.org/x/text/cases"
-	"golang.org/x/text/unicode/norm"
 )
-
-// normalizeSegments is normalize without its ASCII fast path: every
-// character through norm.Iter, the reference the fast path must equal.
-func normalizeSegments(s string, fold bool) normalized {
-	var out []byte
-	var start, end []int32
-	var (
-		it      norm.Iter
-		pending []byte
-		folder  *cases.Caser
-		last    int
-	)
-	flush := func(to int) {
-		seg := pending
-		if fold {
-			seg = foldSegment(seg, &folder)
-		}
-		out = append(out, seg...)
-		for range seg {
-			start = append(start, int32(last))
-			end = append(end, int32(to))
-		}
-		pending = nil
-		last = to
-	}
-	it.InitString(norm.NFKC, s)
-	for !it.Done() {
-		pending = append(pending, it.Next()...)
-		if p := it.Pos(); p > last {
-			flush(p)
-		}
-	}
-	if len(pending) > 0 {
-		flush(len(s))
-	}
-	return normalized{text: out, start: start, end: end, origLen: len(s)}
-}
 
 var normalizeSeeds = []string{
 	"", "a", "É", "e\u0301", "abc e\u0301 def", "héllo World", "霧の谷 is HERE", "ﬁne ﬂy",
@@ -59,7 +19,7 @@ func FuzzNormalizeFastPath(f *testing.F) {
 		f.Add(s, false)
 	}
 	f.Fuzz(func(t *testing.T, s string, fold bool) {
-		got, want := normalize(s, fold), normalizeSegments(s, fold)
+		got, want := normalize(s, fold), normalizeRuns(s, fold, false)
 		if string(got.text) != string(want.text) {
 			t.Fatalf("normalize(%q, %v) = %q, want %q", s, fold, got.text, want.text)
 		}
