@@ -8,5 +8,6 @@ import (
 )
 
 func main() {
+	cmd.TuneGC()
 	os.Exit(cmd.Main(os.Args[1:], cmd.StdIO()))
 }
