@@ -5,9 +5,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/lorekit/lore/internal/scaling"
 )
 
 // genTestRepo writes a lorebook repository: books folder lorebooks of
@@ -139,14 +140,11 @@ func TestTestAllocsLinearInCases(t *testing.T) {
 	allocs := func(cases int) uint64 {
 		dir := t.TempDir()
 		genTestRepo(t, dir, 10, 24, cases)
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		if code := Main([]string{"test", dir}, IO{Stdout: io.Discard, Stderr: io.Discard}); code != 0 {
-			t.Fatalf("exit %d", code)
-		}
-		runtime.ReadMemStats(&after)
-		return after.Mallocs - before.Mallocs
+		return scaling.Measure(func() {
+			if code := Main([]string{"test", dir}, IO{Stdout: io.Discard, Stderr: io.Discard}); code != 0 {
+				t.Fatalf("exit %d", code)
+			}
+		}).Allocs
 	}
 	small, large := allocs(100), allocs(200)
 	ratio := float64(large) / float64(small)

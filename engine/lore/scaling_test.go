@@ -3,9 +3,9 @@ package lore
 import (
 	"fmt"
 	"math/rand"
-	"runtime"
 	"testing"
 
+	"github.com/lorekit/lore/internal/scaling"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
@@ -72,39 +72,19 @@ func TestRenderScalesLinearly(t *testing.T) {
 	const n = 1500
 	for name, shape := range scalingShapes {
 		t.Run(name, func(t *testing.T) {
-			allocs := func(n int) (count, bytes float64) {
+			scaling.Linear(t, n, func(n int) func() {
 				book, chat := shape(n)
 				s := schema.DefaultSettings()
 				s.ContextTokens = 128000
 				in := &render.Input{Book: book, Transcript: chat, Settings: s, Counter: counter}
-				return allocsAndBytes(func() {
+				return func() {
 					if _, err := Render(in); err != nil {
 						t.Fatal(err)
 					}
-				})
-			}
-			c1, b1 := allocs(n)
-			c2, b2 := allocs(2 * n)
-			if c2 > 2.2*c1 || b2 > 2.2*b1 {
-				t.Errorf("allocations grew %.2f× (bytes %.2f×) when entries doubled from %d to %d", c2/c1, b2/b1, n, 2*n)
-			}
-			t.Logf("%d → %d entries: %.0f → %.0f allocations (%.2f×), %.0f → %.0f bytes (%.2f×)", n, 2*n, c1, c2, c2/c1, b1, b2, b2/b1)
+				}
+			})
 		})
 	}
-}
-
-// allocsAndBytes runs f once to warm caches, then once more, and returns
-// the allocations and bytes allocated by the second run. Both are
-// deterministic for deterministic code: they do not depend on the machine's
-// load, so growth in them can be asserted where time cannot.
-func allocsAndBytes(f func()) (count, bytes float64) {
-	f()
-	var m0, m1 runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&m0)
-	f()
-	runtime.ReadMemStats(&m1)
-	return float64(m1.Mallocs - m0.Mallocs), float64(m1.TotalAlloc - m0.TotalAlloc)
 }
 
 // BenchmarkRenderShapes renders each scaling shape at 10,000 and 20,000
