@@ -231,7 +231,7 @@ func stPositionFor(st map[string]any, e *schema.Entry, keptPos int) int {
 			st["role"] = stRoleIndex(st, e)
 			return stAtDepth
 		}
-		if pos != stBeforeChar && pos != stAfterChar && pos != stOutlet {
+		if pos != stBeforeChar && pos != stAfterChar && pos != stOutlet && !stUnknownPosition(pos) {
 			return stAfterChar // the triggered block follows the character definitions
 		}
 	case schema.SectionPostHistory:
@@ -257,6 +257,13 @@ func stPositionFor(st map[string]any, e *schema.Entry, keptPos int) int {
 	}
 	return pos
 }
+
+// stUnknownPosition is a position SillyTavern has no insertion point for (it
+// activates such an entry and sends it nowhere). Import reads it as a story
+// card in chat-history; while the entry stays there, export and the
+// sillytavern engine keep the position as written, so the book means in lore
+// what it means in SillyTavern.
+func stUnknownPosition(pos int) bool { return pos > stOutlet || pos < -1 }
 
 // stRoleIndex is ST's role number for e's apiRole; a kept null (ST's
 // "system") stays null while lore's apiRole is still system.

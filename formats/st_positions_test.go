@@ -26,6 +26,11 @@ func TestExportSillyTavernPositions(t *testing.T) {
 		{schema.SectionChatHistory, nil, "", 1.0, 1, nil, nil},
 		{schema.SectionChatHistory, nil, "", 7.0, 7, nil, nil},
 		{schema.SectionChatHistory, nil, "", 5.0, 1, nil, nil}, // an examples position means nothing here
+		{schema.SectionChatHistory, nil, "", 9.0, 9, nil, nil}, // none of ST's: kept, so ST still sends it nowhere
+		{schema.SectionChatHistory, nil, "", -3.0, -3, nil, nil},
+		{schema.SectionChatHistory, depth(1), "user", 9.0, 4, 2.0, 1.0}, // given a depth in lore: placed there
+		{schema.SectionPostHistory, nil, "", 9.0, 4, 0.0, 0.0},
+		{schema.SectionSystemPresets, nil, "", 9.0, 0, nil, nil},
 		{schema.SectionChatHistory, depth(2), "user", nil, 4, 3.0, 1.0},
 		{schema.SectionChatHistory, depth(0), "assistant", 1.0, 4, 1.0, 2.0},
 		{schema.SectionPostHistory, nil, "", nil, 4, 0.0, 0.0},
