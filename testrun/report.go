@@ -77,10 +77,13 @@ type Explanation struct {
 	Reasons []string
 }
 
-// SnapshotChange is a snapshot `lore test -u` wrote.
+// SnapshotChange is a snapshot `lore test -u` wrote, or one that no case
+// names.
 type SnapshotChange struct {
-	Path   string
-	Status string // "written" (new) or "updated" (changed)
+	Path string `json:"path"`
+	// Status is "written" (new), "updated" (changed) or "obsolete" (no
+	// case of the project names it).
+	Status string `json:"status"`
 }
 
 // Counts returns how many cases passed, failed and could not run.
@@ -105,19 +108,14 @@ func (r *Report) Summary() string {
 	if e > 0 {
 		parts = append(parts, fmt.Sprintf("%d could not run", e))
 	}
-	var written, updated int
+	count := map[string]int{}
 	for _, s := range r.Snapshots {
-		if s.Status == "written" {
-			written++
-		} else {
-			updated++
+		count[s.Status]++
+	}
+	for _, st := range []string{"written", "updated", "obsolete"} {
+		if n := count[st]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s %s", n, plural(n, "snapshot", "snapshots"), st))
 		}
-	}
-	if written > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s written", written, plural(written, "snapshot", "snapshots")))
-	}
-	if updated > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s updated", updated, plural(updated, "snapshot", "snapshots")))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -68,6 +68,7 @@ func run(targets []Target, o Options, getEngine func(string) (render.Engine, err
 		}
 	}
 	r.parallel(len(cases), func(i int) { r.rep.Cases[todo[i]] = r.runCase(cases[i]) })
+	r.obsoleteSnapshots(files)
 
 	r.rep.Problems = diag.Sort(r.rep.Problems)
 	slices.SortFunc(r.rep.Snapshots, func(a, b SnapshotChange) int { return cmp.Compare(a.Path, b.Path) })

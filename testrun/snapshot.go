@@ -77,3 +77,91 @@ func writeSnapshot(path string, data []byte) error {
 	}
 	return canon.WriteFile(path, data)
 }
+
+// obsoleteSnapshots reports the snapshot files of a project that no case
+// names: a renamed or deleted case leaves its snapshot behind. Only a run
+// that loaded every test file of the project can tell, so projects run in
+// part (one file named, a lorebook's tests only, --run, a broken file) are
+// left alone; and a test file outside the naming convention, run by name
+// (eldoria/failing-tests.yaml), may name a snapshot of the project, so a
+// snapshot whose name appears in any YAML or JSON file of the project's
+// folder or its tests/ is not reported. lore never deletes one: it says so.
+func (r *runner) obsoleteSnapshots(files []*File) {
+	if r.opts.Run != nil {
+		return
+	}
+	named := map[string]bool{}
+	loaded := map[string]map[string]bool{} // project → its test files this run loaded
+	partial := map[string]bool{}
+	for _, f := range files {
+		p := projectOf(f.Path)
+		if f.broken != "" {
+			partial[p] = true
+			continue
+		}
+		if loaded[p] == nil {
+			loaded[p] = map[string]bool{}
+		}
+		loaded[p][absPath(f.Path)] = true
+		for _, c := range f.Cases {
+			for _, t := range c.Turns {
+				if t.Expect != nil && t.Expect.Snapshot != nil {
+					named[absPath(t.Expect.Snapshot.Path)] = true
+				}
+			}
+		}
+	}
+	for project, ran := range loaded {
+		others, complete := projectFiles(project, ran)
+		if partial[project] || !complete {
+			continue
+		}
+		snaps, _ := filepath.Glob(filepath.Join(project, "tests", SnapshotDir, "*"))
+		for _, s := range snaps {
+			ext := filepath.Ext(s)
+			if (ext != ".txt" && ext != ".json") || named[absPath(s)] || mentioned(others, strings.TrimSuffix(filepath.Base(s), ext)) {
+				continue
+			}
+			r.rep.Snapshots = append(r.rep.Snapshots, SnapshotChange{Path: filepath.ToSlash(s), Status: "obsolete"})
+		}
+	}
+}
+
+// projectFiles lists the YAML and JSON files of the project's folder and its
+// tests/ that this run did not load as test files, and says whether it
+// loaded every test file there is.
+func projectFiles(project string, ran map[string]bool) (others []string, complete bool) {
+	complete = true
+	for _, dir := range []string{project, filepath.Join(project, "tests")} {
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			p := filepath.Join(dir, e.Name())
+			switch ext := strings.ToLower(filepath.Ext(p)); {
+			case !e.Type().IsRegular() || (ext != ".yaml" && ext != ".yml" && ext != ".json"):
+			case ran[absPath(p)]:
+			case IsTestFile(p) && projectOf(p) == project:
+				complete = false
+			default:
+				others = append(others, p)
+			}
+		}
+	}
+	return others, complete
+}
+
+// mentioned says whether any of the files holds name.
+func mentioned(files []string, name string) bool {
+	for _, f := range files {
+		if data, err := os.ReadFile(f); err == nil && bytes.Contains(data, []byte(name)) {
+			return true
+		}
+	}
+	return false
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
+}

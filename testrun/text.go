@@ -67,10 +67,13 @@ func (t textWriter) Write(w io.Writer, r *Report) error {
 		bw.WriteString("\n")
 	}
 	for _, s := range r.Snapshots {
-		if s.Status == "written" {
+		switch s.Status {
+		case "written":
 			fmt.Fprintf(bw, "new snapshot: %s\n", s.Path)
-		} else {
+		case "updated":
 			fmt.Fprintf(bw, "updated snapshot: %s\n", s.Path)
+		case "obsolete":
+			fmt.Fprintf(bw, "obsolete snapshot: %s (no case names it: delete it, or name it again)\n", s.Path)
 		}
 	}
 	fmt.Fprintln(bw, r.Summary())
