@@ -22,6 +22,7 @@ type testOptions struct {
 	update  bool
 	verbose bool
 	color   string
+	config  string
 }
 
 func newTestCmd(iox *IO) *cobra.Command {
@@ -76,6 +77,7 @@ Exit codes: 0 every case passed, 1 a case failed (or its lorebook has errors),
 	f.StringVar(&opts.engine, "engine", "", "render every case with this engine: "+strings.Join(engine.Names(), ", "))
 	f.BoolVarP(&opts.update, "update", "u", false, "write missing snapshots and update changed ones (and say which)")
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "list the cases that passed too (text format)")
+	f.StringVar(&opts.config, "config", "", "use this .lore.yaml for every lorebook instead of looking upward from each")
 	addColorFlag(c, &opts.color)
 	return c
 }
@@ -99,6 +101,21 @@ func runTest(iox *IO, opts *testOptions, paths []string) error {
 		if o.Run, err = regexp.Compile(opts.run); err != nil {
 			return usageErr("--run: %v", err)
 		}
+	}
+	if opts.config != "" {
+		// A broken configuration would silently change every case's
+		// settings: its problems are shown alone, with the usage exit code.
+		cfg, ds, err := loadConfigFile(opts.config)
+		if err != nil {
+			ds = append(ds, schema.ErrorDiagnostics(opts.config, err)...)
+		}
+		if len(ds) > 0 {
+			if err := printErrors(iox.Stderr, ds, on); err != nil {
+				return err
+			}
+			return exitCode(ExitUsage)
+		}
+		o.Config = cfg
 	}
 	if len(paths) == 0 {
 		paths = []string{"."}

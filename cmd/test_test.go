@@ -54,6 +54,11 @@ func TestTestExitCodes(t *testing.T) {
 		{"no room for the prompt", map[string]string{"book.yaml": okBook, "tests/t.yaml": strings.Replace(okTest, "name: apple,", "name: apple, settings: {contextTokens: 500},", 1)}, nil, ExitUsage,
 			"tests/t.yaml:2:49: error: the response reserve (1024 tokens) is not below the context window (500 tokens): nothing is left for the prompt [test]"},
 		{"bad color", map[string]string{"book.yaml": okBook, "tests/t.yaml": okTest}, []string{"--color", "pink"}, ExitUsage, "--color must be"},
+		{"config flag", map[string]string{"book.yaml": okBook, "tests/t.yaml": okTest, "small.lore.yaml": "contextTokens: 500\n"}, []string{"--config", "small.lore.yaml"}, ExitUsage,
+			"the response reserve (1024 tokens) is not below the context window (500 tokens)"},
+		{"config flag over the found one", map[string]string{"book.yaml": okBook, "tests/t.yaml": okTest, ".lore.yaml": "contextTokens: 500\n", "big.lore.yaml": "contextTokens: 4000\n"}, []string{"--config", "big.lore.yaml"}, ExitOK, "1 passed"},
+		{"missing config", map[string]string{"book.yaml": okBook, "tests/t.yaml": okTest}, []string{"--config", "none.lore.yaml"}, ExitUsage, "none.lore.yaml: error: no such file"},
+		{"config with errors", map[string]string{"book.yaml": okBook, "tests/t.yaml": okTest, "bad.lore.yaml": "rules: {nope: off}\n"}, []string{"--config", "bad.lore.yaml"}, ExitUsage, "bad.lore.yaml:1:9: error"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := testProject(t, tc.files)

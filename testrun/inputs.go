@@ -53,6 +53,8 @@ type book struct {
 type loader struct {
 	// getEngine is engine.Get; tests give engines of their own.
 	getEngine func(name string) (render.Engine, error)
+	// config, when set, is every lorebook's configuration (--config).
+	config *lint.Config
 
 	books       memo[*book]
 	engines     memo[render.Engine] // one per name: an engine may keep per-lorebook indexes between renders
@@ -108,7 +110,9 @@ func (l *loader) book(path string) (*book, *inputError) {
 			return nil, ds, err
 		}
 		cfg := &lint.Config{}
-		if cp := lint.FindConfig(path); cp != "" {
+		if l.config != nil {
+			cfg = l.config
+		} else if cp := lint.FindConfig(path); cp != "" {
 			c, cds, err := l.configs.get(cp, func() (*lint.Config, []diag.Diagnostic, error) { return lint.LoadConfig(cp) })
 			if ie := check("the configuration", cp, cds, err); ie != nil {
 				// A broken .lore.yaml would silently change the settings.

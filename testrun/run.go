@@ -11,6 +11,7 @@ import (
 
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/engine"
+	"github.com/lorekit/lore/lint"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
@@ -25,6 +26,9 @@ type Options struct {
 	Run *regexp.Regexp
 	// Jobs is how many cases run at once; 0 means GOMAXPROCS.
 	Jobs int
+	// Config, when set, is the .lore.yaml of every lorebook (--config),
+	// instead of the one found upward from each.
+	Config *lint.Config
 }
 
 // Target is a test file to run. When Only is set (a lorebook named on the
@@ -41,7 +45,7 @@ func Run(targets []Target, o Options) *Report {
 }
 
 func run(targets []Target, o Options, getEngine func(string) (render.Engine, error)) *Report {
-	r := &runner{opts: o, load: &loader{getEngine: getEngine}, rep: &Report{}}
+	r := &runner{opts: o, load: &loader{getEngine: getEngine, config: o.Config}, rep: &Report{}}
 	files := r.loadFiles(targets)
 	r.checkSnapshotNames(files)
 
