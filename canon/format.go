@@ -72,10 +72,18 @@ func (e *RefusalError) Error() string { return e.File + ": " + e.Msg }
 // *schema.ParseError (or several joined) for a file that does not load, and a
 // *RefusalError for one that fmt leaves alone.
 func FormatFile(path string, role SourceRole) (orig, out []byte, err error) {
-	root, data, err := schema.ParseFile(path)
+	doc, err := schema.ReadDoc(path)
 	if err != nil {
 		return nil, nil, err
 	}
+	return FormatDoc(doc, role)
+}
+
+// FormatDoc is FormatFile for a file the caller has already parsed (lore fmt
+// reads each file once to check it, then formats that tree). The tree is
+// the formatter's from then on: formatting JSON reorders it.
+func FormatDoc(doc *schema.Doc, role SourceRole) (orig, out []byte, err error) {
+	path, root, data := doc.Path, doc.Root, doc.Data
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, &schema.ParseError{Pos: diag.Pos{File: path}, Msg: err.Error()}
@@ -90,7 +98,14 @@ func FormatFile(path string, role SourceRole) (orig, out []byte, err error) {
 	// seen; a file that still moves is refused rather than churned. YAML
 	// without a comment does not move (a test formats thousands of them
 	// twice), so it needs no second round.
-	root = nil // formatted: the source tree may go
+	// Formatting YAML reads the text again with yaml.v3 and leaves schema's
+	// tree as it was: verify compares with that tree instead of parsing the
+	// original a third time. Formatting JSON reorders the tree, which may go.
+	var origDoc *schema.Doc
+	if !schema.IsJSON(path, data) {
+		origDoc = &schema.Doc{Path: path, Data: data, Root: root}
+	}
+	root, doc.Root = nil, nil
 	for round := 0; bytes.IndexByte(out, '#') >= 0 || schema.IsJSON(path, out); round++ {
 		var r *yaml.Node // only JSON formatting needs schema's tree
 		if schema.IsJSON(path, out) {
@@ -113,7 +128,7 @@ func FormatFile(path string, role SourceRole) (orig, out []byte, err error) {
 	if bytes.Equal(out, data) {
 		return raw, out, nil // already in lore fmt's layout: nothing to verify
 	}
-	if err := verify(path, data, out); err != nil {
+	if err := verify(path, data, out, origDoc); err != nil {
 		return raw, nil, err
 	}
 	return raw, out, nil

@@ -139,7 +139,7 @@ func TestVerifyNamesFirstDifference(t *testing.T) {
 		{"id: e\nsection: chat-history # note\ncontent: x\nkeywords: [a, b]\n", `comment "# note" of content moved`},
 		{"id: e\nsection: chat-history\ncontent: x # note\nkeywords: [a, b]\n", ""},
 	} {
-		err := verify("dir/e.yaml", []byte(orig), []byte(tc.out))
+		err := verify("dir/e.yaml", []byte(orig), []byte(tc.out), nil)
 		if tc.want == "" {
 			if err != nil {
 				t.Errorf("identical text refused: %v", err)

@@ -18,14 +18,18 @@ import (
 // verify checks that out says what orig says: the same values (every
 // key, at any depth, order aside), the same comments, and the same lorebook
 // once loaded. It returns a *RefusalError naming the first difference.
-func verify(path string, orig, out []byte) error {
+// parsed, when not nil, is orig already parsed by the caller.
+func verify(path string, orig, out []byte, parsed *schema.Doc) error {
 	refuse := func(format string, args ...any) error {
 		return &RefusalError{File: path, Msg: "formatting would change the file (" + fmt.Sprintf(format, args...) + "); nothing was written. Please report this as a lore fmt bug"}
 	}
 	// Each text is parsed once: its tree gives the values, then the lorebook.
-	da, err := schema.ParseDoc(path, orig)
-	if err != nil {
-		return err
+	da := parsed // orig as the caller parsed it, when it did
+	if da == nil {
+		var err error
+		if da, err = schema.ParseDoc(path, orig); err != nil {
+			return err
+		}
 	}
 	db, err := schema.ParseDoc(path, out)
 	if err != nil {
@@ -54,14 +58,19 @@ func verify(path string, orig, out []byte) error {
 			return refuse("%s", d)
 		}
 	}
+	// Each tree goes once its lorebook is loaded: at 100,000 entries two
+	// trees and two lorebooks at once are most of fmt's peak memory.
+	a, b = nil, nil
 	la, _, err := schema.LoadDoc(da)
 	if err != nil {
 		return err
 	}
+	da.Root = nil
 	lb, _, err := schema.LoadDoc(db)
 	if err != nil {
 		return refuse("the formatted text does not load: %v", err)
 	}
+	db.Root = nil
 	if d := diffLorebooks(la, lb); d != "" {
 		return refuse("%s", d)
 	}

@@ -67,6 +67,9 @@ an unreadable file or a refusal.`,
 type fmtTarget struct {
 	path string
 	role canon.SourceRole
+	// doc is the file as parsed to check it, for a lorebook named as one
+	// file: formatting goes on from it instead of parsing the file again.
+	doc *schema.Doc
 }
 
 // fmtResult is one formatted file.
@@ -83,8 +86,15 @@ func runFmt(iox *IO, opts *fmtOptions, paths []string) error {
 	// Format everything before writing anything: one refusal writes nothing.
 	var results []fmtResult
 	refused := false
-	for _, t := range targets {
-		orig, out, err := canon.FormatFile(t.path, t.role)
+	for i, t := range targets {
+		var orig, out []byte
+		var err error
+		if t.doc != nil {
+			orig, out, err = canon.FormatDoc(t.doc, t.role)
+			targets[i].doc = nil
+		} else {
+			orig, out, err = canon.FormatFile(t.path, t.role)
+		}
 		if err != nil {
 			fmtReport(iox, t.path, err)
 			refused = true
@@ -169,14 +179,14 @@ func writeFormatted(iox *IO, results []fmtResult) error {
 func fmtTargets(iox *IO, paths []string) ([]fmtTarget, int) {
 	var targets []fmtTarget
 	seen := map[string]bool{}
-	add := func(p string, role canon.SourceRole) {
+	add := func(p string, role canon.SourceRole, doc *schema.Doc) {
 		key := p
 		if abs, err := filepath.Abs(p); err == nil {
 			key = abs
 		}
 		if !seen[key] {
 			seen[key] = true
-			targets = append(targets, fmtTarget{path: p, role: role})
+			targets = append(targets, fmtTarget{path: p, role: role, doc: doc})
 		}
 	}
 	code := ExitOK
@@ -192,7 +202,16 @@ func fmtTargets(iox *IO, paths []string) ([]fmtTarget, int) {
 			worse(ExitUsage)
 			continue
 		}
-		lb, ds, err := formats.Open(p.path)
+		// A file is read and parsed once: its kind, its load and its
+		// formatting all use src.
+		var src *formats.Source
+		var lb *schema.Lorebook
+		var ds []diag.Diagnostic
+		if st.IsDir() {
+			lb, ds, err = schema.Load(p.path)
+		} else if src, err = formats.ReadSource(p.path); err == nil {
+			lb, ds, err = src.Open()
+		}
 		if err != nil && p.found && !loreNative(p.path) {
 			continue // a broken foreign file in a tree: lint reports it, fmt never formats it
 		}
@@ -209,13 +228,11 @@ func fmtTargets(iox *IO, paths []string) ([]fmtTarget, int) {
 			worse(ExitUsage)
 			continue
 		}
-		if !st.IsDir() {
-			if root, _, err := schema.ParseFile(p.path); err == nil {
-				if k := schema.DetectKind(p.path, root); k != schema.KindLorebook {
-					fmt.Fprintf(iox.Stderr, "lore: %s is a %s file: lore fmt formats lorebook files only\n", p.path, k)
-					worse(ExitUsage)
-					continue
-				}
+		if src != nil {
+			if k := src.Kind(); k != schema.KindLorebook {
+				fmt.Fprintf(iox.Stderr, "lore: %s is a %s file: lore fmt formats lorebook files only\n", p.path, k)
+				worse(ExitUsage)
+				continue
 			}
 		}
 		if errs, _, _ := diag.Count(ds); errs > 0 {
@@ -232,7 +249,7 @@ func fmtTargets(iox *IO, paths []string) ([]fmtTarget, int) {
 			continue
 		}
 		if !st.IsDir() {
-			add(p.path, canon.RoleAuto)
+			add(p.path, canon.RoleAuto, src.Doc)
 			continue
 		}
 		// A folder lorebook: the manifest first (lb.Files' first file), then its
@@ -242,7 +259,7 @@ func fmtTargets(iox *IO, paths []string) ([]fmtTarget, int) {
 			if i == 0 {
 				role = canon.RoleManifest
 			}
-			add(f, role)
+			add(f, role, nil)
 		}
 	}
 	return targets, code
