@@ -17,7 +17,11 @@ func TestTuneGCReturnsToDefault(t *testing.T) {
 		t.Skip("GOGC is set: TuneGC leaves it alone")
 	}
 	defer debug.SetGCPercent(100)
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	TuneGC()
+	if got := debug.SetMemoryLimit(-1); got != memoryLimit && os.Getenv("GOMEMLIMIT") == "" {
+		t.Errorf("memory limit %d after TuneGC, want %d", got, memoryLimit)
+	}
 	if prev := debug.SetGCPercent(400); prev != 400 {
 		t.Fatalf("after TuneGC the collector runs at GOGC=%d, want 400", prev)
 	}
