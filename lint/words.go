@@ -154,24 +154,38 @@ func (c *Context) contentWords() *words {
 		asciiWord[r] = !c.notWordRune(r)
 	}
 	ws := &words{}
-	counts := map[string]int{}
-	var low []byte
-	add := func(w string, upper bool) {
-		if !upper {
-			counts[w]++
+	// index finds a word's place in ws.list and ws.count. Looking a word up
+	// by string(low) does not copy it; only a new word is copied.
+	index := map[string]int{}
+	count := func(w string) {
+		if i, ok := index[w]; ok {
+			ws.count[i]++
 			return
 		}
-		if isASCII(w) {
+		index[w] = len(ws.list)
+		ws.list = append(ws.list, w)
+		ws.count = append(ws.count, 1)
+	}
+	var low []byte
+	add := func(w string, upper bool) {
+		switch {
+		case !upper:
+			count(w)
+		case isASCII(w):
 			low = append(low[:0], w...)
 			for i, b := range low {
 				if 'A' <= b && b <= 'Z' {
 					low[i] = b + ('a' - 'A')
 				}
 			}
-			counts[string(low)]++ // no copy unless the word is new
-			return
+			if i, ok := index[string(low)]; ok {
+				ws.count[i]++
+			} else {
+				count(string(low))
+			}
+		default:
+			count(strings.ToLower(w))
 		}
-		counts[strings.ToLower(w)]++
 	}
 	for _, e := range c.Book.Entries {
 		if !e.Enabled {
@@ -217,17 +231,19 @@ func (c *Context) contentWords() *words {
 			add(s[start:], upper)
 		}
 	}
-	ws.list = make([]string, 0, len(counts))
-	for w := range counts {
-		ws.list = append(ws.list, w)
-	}
-	sort.Strings(ws.list)
-	ws.count = make([]int, len(ws.list))
-	for i, w := range ws.list {
-		ws.count[i] = counts[w]
-	}
+	sort.Sort(byWord{ws})
 	c.shared.words = ws
 	return ws
+}
+
+// byWord sorts words alphabetically, each count with its word.
+type byWord struct{ *words }
+
+func (b byWord) Len() int           { return len(b.list) }
+func (b byWord) Less(i, j int) bool { return b.list[i] < b.list[j] }
+func (b byWord) Swap(i, j int) {
+	b.list[i], b.list[j] = b.list[j], b.list[i]
+	b.count[i], b.count[j] = b.count[j], b.count[i]
 }
 
 func isASCII(s string) bool {
