@@ -1,6 +1,7 @@
 package match
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"sort"
@@ -100,9 +101,10 @@ func CompileWith(ps []Pattern, o Options) (*Matcher, []error) {
 		m.groupOf[i] = -1
 	}
 	var errs []error
-	literal := map[string]int{} // normalised text → group
+	literal := make(map[string]int, len(ps)) // normalised text → group
 	regexIdx := map[string]int{}
-	var lits [][]byte
+	lits := make([][]byte, 0, len(ps))
+	m.groups = make([]Group, 0, len(ps))
 	for i, p := range ps {
 		if p.Text == "" || !o.Blank && strings.TrimSpace(p.Text) == "" {
 			// An empty or blank keyword would fire on every message; it never
@@ -122,19 +124,20 @@ func CompileWith(ps []Pattern, o Options) (*Matcher, []error) {
 			m.regexPats = append(m.regexPats, []int{i})
 			continue
 		}
-		n := string(m.normalize(p.Text).text)
-		if n == "" || !o.Blank && strings.TrimSpace(n) == "" {
+		nb := m.normalize(p.Text).text // the matcher's own copy
+		if len(nb) == 0 || !o.Blank && len(bytes.TrimSpace(nb)) == 0 {
 			continue
 		}
-		m.maxRunes = max(m.maxRunes, utf8.RuneCountInString(n))
-		m.checkWords[i] = p.WholeWords && (o.Bounded != nil || !NoWordBoundaries(n))
-		g, ok := literal[n]
+		m.maxRunes = max(m.maxRunes, utf8.RuneCount(nb))
+		g, ok := literal[string(nb)] // a lookup does not copy nb
 		if !ok {
 			g = len(m.groups)
+			n := string(nb)
 			literal[n] = g
 			m.groups = append(m.groups, Group{Text: n})
-			lits = append(lits, []byte(n))
+			lits = append(lits, nb)
 		}
+		m.checkWords[i] = p.WholeWords && (o.Bounded != nil || !NoWordBoundaries(m.groups[g].Text))
 		m.groups[g].Patterns = append(m.groups[g].Patterns, i)
 	}
 	for r, pats := range m.regexPats {
