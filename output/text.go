@@ -173,6 +173,8 @@ func describeTrigger(a render.ActivatedOut) string {
 		s = "greeting: opens the chat"
 	case a.Kind == "constant":
 		s = "constant"
+	case a.Kind == "card":
+		s = "the character card's " + a.Position
 	case a.Trigger.In == "always" || a.Trigger.In == "":
 		s = "always sent"
 	case a.Trigger.In == "sticky":

@@ -31,7 +31,9 @@ type ActivatedOut struct {
 	Position string `json:"position,omitempty"`
 	Role     string `json:"role,omitempty"`
 	Order    *int   `json:"order,omitempty"`
-	// Kind is "constant" or "greeting" for the text output's wording.
+	// Kind is "constant", "greeting" or "card" (a character card's field,
+	// which SillyTavern sends in its place; Position names the field) for
+	// the text output's wording.
 	Kind string `json:"-"`
 }
 

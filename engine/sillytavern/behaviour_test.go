@@ -88,7 +88,8 @@ func TestNewerFields(t *testing.T) {
 				 "extensions": {"match_character_description": true}},
 				{"id": 1, "keys": ["lute"], "content": "Not from the card.", "comment": "plain", "enabled": true, "insertion_order": 90}]}}}`
 		r := mustRender(t, stInput(t, card, nil, "hello"))
-		if got := inPrompt(r); got != "lute@after-char" && got != "lute@before-char" {
+		// The card's description is in the prompt too, listed by its field.
+		if got := inPrompt(r); got != "description@description lute@after-char" && got != "lute@before-char description@description" {
 			t.Errorf("in the prompt: %s", got)
 		}
 	})

@@ -353,6 +353,9 @@ func describeTurn(tu turn, an bool) turnView {
 		v.Points[fmt.Sprintf("depth#%d %v/%v", i, d.depth, d.role)] = join(d.entries)
 	}
 	for _, a := range tu.res.Activated {
+		if a.Kind == "card" {
+			continue // a card's own field, not world info: the oracle lists none
+		}
 		k := a.Position
 		if a.Depth != nil {
 			k += fmt.Sprintf(" %d %s", *a.Depth, a.Role)

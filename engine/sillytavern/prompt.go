@@ -23,27 +23,23 @@ func (b *book) place(sc *scan, msgs []chatMessage, m *macros) (*render.Result, *
 	sl := sc.slots(an.Active)
 	p := &prompt{b: b, sc: sc, m: m, sl: sl, res: &render.Result{Engine: Name, Book: b.in.Book, Breakpoint: -1}}
 
-	main, mainSrc := defaultMainPrompt, "main-prompt"
-	if s := b.card["system_prompt"]; s != "" {
-		main, mainSrc = s, b.cardIDs["system_prompt"]
+	if b.card["system_prompt"] != "" {
+		p.cardText(render.StepSystemPresets, "system_prompt")
+	} else {
+		p.text(render.StepSystemPresets, defaultMainPrompt, "main-prompt")
 	}
-	p.text(render.StepSystemPresets, main, mainSrc)
 	p.entries(render.StepSystemPresets, "system", posBefore, sl.before)
 	if s := b.card["persona"]; s != "" {
 		p.text(render.StepSystemPresets, s, "persona")
 	}
 	for _, f := range []string{"description", "personality", "scenario"} {
-		if s := b.card[f]; s != "" {
-			p.text(render.StepSystemPresets, s, b.cardIDs[f])
-		}
+		p.cardText(render.StepSystemPresets, f)
 	}
 	p.entries(render.StepSystemPresets, "system", posAfter, sl.after)
 	p.examples(sl)
 	p.add(render.StepStartChat, "system", render.MarkerStartChat, nil)
 	p.history(msgs, sl)
-	if s := b.card["post_history_instructions"]; s != "" {
-		p.text(render.StepPostHistory, s, b.cardIDs["post_history_instructions"])
-	}
+	p.cardText(render.StepPostHistory, "post_history_instructions")
 	// Outlets go where a prompt-manager prompt says {{outlet::Name}}; the
 	// card's fields and the Author's Note cannot (SillyTavern's docs), and
 	// the default preset has no such prompt, so they are listed, not placed.
@@ -72,13 +68,31 @@ func (p *prompt) add(step int, role, content string, sources []string) {
 	p.res.Messages = append(p.res.Messages, render.Message{Role: role, Content: content, Step: step, Sources: sources})
 }
 
-// text adds a card text (or the main prompt) with its macros expanded.
-func (p *prompt) text(step int, s, source string) {
+// text adds a card text (or the main prompt) with its macros expanded,
+// unless it is blank; it says whether it did.
+func (p *prompt) text(step int, s, source string) bool {
 	s = p.m.expand(s)
 	if jsTrim(s) == "" {
-		return
+		return false
 	}
 	p.add(step, "system", s, []string{source})
+	return true
+}
+
+// cardText adds a field of the character card in its place, and lists the
+// entry made from it in `activated`: it is in the prompt, though not as
+// world info.
+func (p *prompt) cardText(step int, field string) {
+	if s := p.b.card[field]; s != "" && p.text(step, s, p.b.cardIDs[field]) {
+		p.cardSent(step, field)
+	}
+}
+
+// cardSent lists the entry made from a card field in `activated`, where
+// SillyTavern's prompt has it (Position is the field's name).
+func (p *prompt) cardSent(step int, field string) {
+	p.res.Activated = append(p.res.Activated, render.ActivatedOut{ID: p.b.cardIDs[field], Step: step,
+		Trigger: render.Trigger{In: "always"}, Position: field, Kind: "card"})
 }
 
 // entries adds one insertion point as one system message.
@@ -155,8 +169,12 @@ func (p *prompt) examples(sl *slots) {
 	}
 	entryBlocks(sl.emTop, posEMTop)
 	if s := p.b.card["mes_example"]; s != "" {
+		n := len(p.res.Messages)
 		for _, t := range splitExamples(p.m.expand(s)) {
 			block(t, []string{p.b.cardIDs["mes_example"]})
+		}
+		if len(p.res.Messages) > n {
+			p.cardSent(render.StepExamples, "mes_example")
 		}
 	}
 	entryBlocks(sl.emBottom, posEMBottom)

@@ -133,7 +133,11 @@ func (p *prompt) explain(sl *slots) map[string]*render.Explanation {
 		if f := formats.CardField(e); f != "" {
 			x := out[e.ID]
 			x.Active = e.Enabled
-			x.Reasons = append(x.Reasons, fmt.Sprintf("the character card's %s: SillyTavern sends it in its place in the prompt, not as world info", f))
+			if f == "first_mes" || e.Role == "greeting" {
+				x.Reasons = append(x.Reasons, fmt.Sprintf("the character card's greeting (%s): SillyTavern opens a new chat with it, so it is in the prompt when the transcript starts with it", f))
+			} else {
+				x.Reasons = append(x.Reasons, fmt.Sprintf("the character card's %s: SillyTavern sends it in its place in the prompt, not as world info", f))
+			}
 		}
 	}
 	for _, e := range sc.entries {
