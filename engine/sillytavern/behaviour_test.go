@@ -179,3 +179,24 @@ func TestCooldownExplained(t *testing.T) {
 		t.Errorf("effects after the first turn: %+v", rs[0].Effects)
 	}
 }
+
+// TestCardFieldsInPrompt: the entries made from a card's own fields are in
+// `activated` where SillyTavern's prompt has them, by field, in prompt
+// order; blank fields and the greeting are not.
+func TestCardFieldsInPrompt(t *testing.T) {
+	card := `{"name": "Aria", "description": "Aria owns a lute.", "personality": "calm", "scenario": "",
+		"first_mes": "Hello.", "mes_example": "<START>\n{{char}}: Hi.", "system_prompt": "Be Aria.",
+		"post_history_instructions": "Stay in character."}`
+	r := mustRender(t, stInput(t, card, nil, "hello"))
+	if got, want := inPrompt(r), "system-prompt@system_prompt description@description personality@personality example-messages@mes_example post-history-instructions@post_history_instructions"; got != want {
+		t.Errorf("in the prompt:\n got %s\nwant %s", got, want)
+	}
+	for _, a := range r.Activated {
+		if a.Kind != "card" || a.Trigger.In != "always" {
+			t.Errorf("%s: kind %q, trigger %q; want a card field sent always", a.ID, a.Kind, a.Trigger.In)
+		}
+	}
+	if why := strings.Join(r.Explain["first-message"].Reasons, "; "); !strings.Contains(why, "in the prompt when the transcript starts with it") {
+		t.Errorf("--explain first-message: %s", why)
+	}
+}
