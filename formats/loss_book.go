@@ -74,8 +74,9 @@ func bookImportLosses(lb *schema.Lorebook) []Loss {
 			ext, _ := x["extensions"].(map[string]any)
 			if dp, ok := ext["depth_prompt"].(map[string]any); ok && truthy(dp["prompt"]) {
 				book("extensions.depth_prompt", dp["prompt"], LossIgnored,
-					"the character's note (depth_prompt): SillyTavern sends it in the chat; lore does not",
+					"the character's note (depth_prompt): SillyTavern sends it in the chat, and so does the sillytavern engine; lore's own engine does not",
 					"make it a chat-history entry with alwaysSend: true and depth one less than the note's")
+				out[len(out)-1].ActedOn = FormatSillyTavern
 			}
 			if rs, ok := ext["regex_scripts"].([]any); ok && len(rs) > 0 {
 				book("extensions.regex_scripts", plural(len(rs), "script", "scripts"), LossIgnored,

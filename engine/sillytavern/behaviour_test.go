@@ -200,3 +200,41 @@ func TestCardFieldsInPrompt(t *testing.T) {
 		t.Errorf("--explain first-message: %s", why)
 	}
 }
+
+// TestCharacterNote: the card's depth prompt (SillyTavern's Character's
+// Note) goes into the chat at its depth and role, before the world info of
+// the same depth and role (SillyTavern sorts its extension prompts by key:
+// DEPTH_PROMPT before customDepthWI-…); a role SillyTavern does not know
+// is system, and a depth that is not a number injects nothing.
+func TestCharacterNote(t *testing.T) {
+	card := func(depth, role string) string {
+		return `{"spec": "chara_card_v2", "spec_version": "2.0", "data": {"name": "Aria", "description": "", "personality": "",
+			"scenario": "", "first_mes": "", "mes_example": "",
+			"extensions": {"depth_prompt": {"prompt": " {{char}} hums. ", "depth": ` + depth + `, "role": ` + role + `}},
+			"character_book": {"entries": [{"id": 0, "keys": ["x"], "content": "WI at depth.", "comment": "deep", "enabled": true,
+				"constant": true, "insertion_order": 100, "extensions": {"position": 4, "depth": 1, "role": 0}}]}}}`
+	}
+	history := func(r *render.Result) string {
+		var out []string
+		for _, m := range r.Messages {
+			if m.Step == render.StepHistory {
+				out = append(out, m.Role+": "+strings.ReplaceAll(m.Content, "\n", " / ")+" "+strings.Join(m.Sources, ","))
+			}
+		}
+		return strings.Join(out, " | ")
+	}
+	for _, tc := range []struct{ name, depth, role, want string }{
+		{"with the world info", "1", `"system"`, "user: a message:0 | assistant: b message:1 | system: Aria hums. / WI at depth. character-note,deep | user: c message:2"},
+		{"own role", "1", `"assistant"`, "user: a message:0 | assistant: b message:1 | assistant: Aria hums. character-note | system: WI at depth. deep | user: c message:2"},
+		{"unknown role", "1", `"narrator"`, "user: a message:0 | assistant: b message:1 | system: Aria hums. / WI at depth. character-note,deep | user: c message:2"},
+		{"default depth", "null", `"system"`, "system: Aria hums. character-note | user: a message:0 | assistant: b message:1 | system: WI at depth. deep | user: c message:2"},
+		{"depth as text", `"1"`, `"system"`, "user: a message:0 | assistant: b message:1 | system: WI at depth. deep | user: c message:2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := mustRender(t, stInput(t, card(tc.depth, tc.role), nil, "a", "b", "c"))
+			if got := history(r); got != tc.want {
+				t.Errorf("history:\n got %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}

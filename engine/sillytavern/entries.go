@@ -37,6 +37,13 @@ var positionNames = map[int]string{
 
 var roleNames = []string{"system", "user", "assistant"}
 
+// The roles by number, as SillyTavern's extension prompts number them.
+const (
+	roleSystem = iota
+	roleUser
+	roleAssistant
+)
+
 // Selective logics (world-info.js world_info_logic).
 const (
 	logicAndAny = 0

@@ -207,10 +207,11 @@ type injection struct {
 	note    bool
 }
 
-// history is the chat with the depth entries and the Author's Note
-// injected, SillyTavern's way: at depth d, after the d newest messages, one
-// message per role — assistant, user, then system, nearest the end — each
-// joining the Author's Note (first) and the entries of that depth and role.
+// history is the chat with the depth entries, the Author's Note and the
+// card's Character's Note injected, SillyTavern's way: at depth d, after the
+// d newest messages, one message per role — assistant, user, then system,
+// nearest the end — each joining the Author's Note, the Character's Note and
+// the entries of that depth and role, in that order.
 func (p *prompt) history(msgs []chatMessage, sl *slots) {
 	byDepth := map[int][]*injection{}
 	get := func(d, r int) *injection {
@@ -232,6 +233,18 @@ func (p *prompt) history(msgs []chatMessage, sl *slots) {
 			in.parts = append(in.parts, jsTrim(text))
 			in.sources = append(append(ids(sl.anTop), "authors-note"), ids(sl.anBottom)...)
 			in.note = true
+		}
+	}
+	// The card's Character's Note: SillyTavern's extension prompt
+	// DEPTH_PROMPT, which sorts after the Author's Note and before the world
+	// info of the same depth and role.
+	if text := jsTrim(p.m.expand(jsTrim(p.b.card["depth_prompt"]))); text != "" {
+		if dv, isNum := p.b.note.depth.(float64); isNum {
+			if d, ok := injectable(dv); ok {
+				in := get(d, p.b.note.role)
+				in.parts = append(in.parts, text)
+				in.sources = append(in.sources, "character-note")
+			}
 		}
 	}
 	for _, s := range sl.depth {

@@ -160,6 +160,7 @@ type book struct {
 	user, char string
 	card       map[string]string // the character card's fields
 	cardIDs    map[string]string // field → the id of the entry made from it
+	note       characterNote     // where card["depth_prompt"] goes
 	counter    tokenize.Counter
 	maxContext float64
 	seed       int64
@@ -208,7 +209,7 @@ func (eng *Engine) prepare(in *render.Input) (*book, error) {
 		n := len(b.warnings)
 		b.warnings = append(b.warnings[:2:2], fmt.Sprintf("and %d more entries have conditions on variables, ignored", n-2))
 	}
-	cardExtras(in.Book, b.card)
+	b.note = cardExtras(in.Book, b.card)
 	b.card["persona"] = personaText(in.Book, b.transcript)
 	b.user, b.char = names(in, s, b.transcript)
 	b.loaded = eng.load(in.Book)
@@ -216,9 +217,18 @@ func (eng *Engine) prepare(in *render.Input) (*book, error) {
 	return b, nil
 }
 
+// characterNote is where SillyTavern injects the card's depth prompt (its
+// Character's Note): at depth, as the role, like the Author's Note.
+type characterNote struct {
+	depth any // as written; SillyTavern's default is 4
+	role  int
+}
+
 // cardExtras reads the card's fields that lore keeps under the manifest's
-// extensions: the creator's notes and the character's depth prompt.
-func cardExtras(lb *schema.Lorebook, card map[string]string) {
+// extensions: the creator's notes and the character's depth prompt, with
+// where the depth prompt goes.
+func cardExtras(lb *schema.Lorebook, card map[string]string) characterNote {
+	note := characterNote{depth: 4.0, role: roleSystem}
 	for _, f := range []string{formats.FormatCardV3, formats.FormatCardV2} {
 		x, ok := lb.Manifest.Extensions[f].(map[string]any)
 		if !ok {
@@ -228,13 +238,37 @@ func cardExtras(lb *schema.Lorebook, card map[string]string) {
 		if ext, ok := x["extensions"].(map[string]any); ok {
 			if dp, ok := ext["depth_prompt"].(map[string]any); ok {
 				card["depth_prompt"], _ = dp["prompt"].(string)
+				if d, ok := dp["depth"]; ok && d != nil {
+					note.depth = d
+				}
+				note.role = promptRole(dp["role"])
 			}
 		}
 		if v, ok := x["character_version"].(string); ok {
 			card["character_version"] = v
 		}
-		return
+		return note
 	}
+	return note
+}
+
+// promptRole is SillyTavern's role of an extension prompt given by name or
+// number: system, user or assistant (0, 1, 2), system for anything else.
+func promptRole(v any) int {
+	switch x := v.(type) {
+	case float64:
+		if x == roleUser || x == roleAssistant {
+			return int(x)
+		}
+	case string:
+		switch x {
+		case "user":
+			return roleUser
+		case "assistant":
+			return roleAssistant
+		}
+	}
+	return roleSystem
 }
 
 // personaText is the persona's description: the transcript's persona, else
