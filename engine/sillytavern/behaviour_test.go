@@ -238,3 +238,27 @@ func TestCharacterNote(t *testing.T) {
 		})
 	}
 }
+
+// TestOriginalMacro: in a card's system prompt, {{original}} is the preset's
+// main prompt (its macros expanded), once; in its post-history
+// instructions, the preset's, which is empty.
+func TestOriginalMacro(t *testing.T) {
+	card := `{"name": "Aria", "description": "", "personality": "", "scenario": "", "first_mes": "", "mes_example": "",
+		"system_prompt": "{{original}} Stay terse. {{ORIGINAL}}", "post_history_instructions": "{{original}}Reply in English."}`
+	r := mustRender(t, stInput(t, card, nil, "hello"))
+	var main, post string
+	for _, m := range r.Messages {
+		switch {
+		case m.Step == render.StepSystemPresets && main == "":
+			main = m.Content
+		case m.Step == render.StepPostHistory:
+			post = m.Content
+		}
+	}
+	if want := "Write Aria's next reply in a fictional chat between Aria and User. Stay terse. "; main != want {
+		t.Errorf("main prompt %q, want %q", main, want)
+	}
+	if want := "Reply in English."; post != want {
+		t.Errorf("post-history instructions %q, want %q", post, want)
+	}
+}

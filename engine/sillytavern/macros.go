@@ -135,6 +135,19 @@ func replaceFold(s, pat, value string) string {
 	return b.String()
 }
 
+// withOriginal is a card's system prompt or post-history instructions with
+// {{original}} replaced as SillyTavern does when the card overrides a
+// preset's prompt: the first by the prompt it overrides (whose own macros
+// are expanded with the rest), any other by nothing.
+func withOriginal(s, original string) string {
+	const pat = "{{original}}"
+	i := indexFold(s, pat)
+	if i < 0 {
+		return s
+	}
+	return s[:i] + original + replaceFold(s[i+len(pat):], pat, "")
+}
+
 // trimMacro removes {{trim}} with the line breaks around it.
 func trimMacro(s string) string {
 	const pat = "{{trim}}"

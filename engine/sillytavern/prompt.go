@@ -10,8 +10,14 @@ import (
 )
 
 // defaultMainPrompt is the main prompt of SillyTavern's default Chat
-// Completion preset, sent when the card has no system prompt of its own.
+// Completion preset, sent when the card has no system prompt of its own
+// (and what {{original}} stands for in one). The preset's post-history
+// instructions are empty.
 const defaultMainPrompt = "Write {{char}}'s next reply in a fictional chat between {{charIfNotGroup}} and {{user}}."
+
+// presetPrompts are the preset's prompts a card's field overrides, for
+// {{original}} in that field.
+var presetPrompts = map[string]string{"system_prompt": defaultMainPrompt, "post_history_instructions": ""}
 
 // place lays the prompt out in the order of SillyTavern's default Chat
 // Completion preset: main prompt, world info before, character description,
@@ -83,7 +89,11 @@ func (p *prompt) text(step int, s, source string) bool {
 // entry made from it in `activated`: it is in the prompt, though not as
 // world info.
 func (p *prompt) cardText(step int, field string) {
-	if s := p.b.card[field]; s != "" && p.text(step, s, p.b.cardIDs[field]) {
+	s := p.b.card[field]
+	if original, overrides := presetPrompts[field]; overrides {
+		s = withOriginal(s, original)
+	}
+	if s != "" && p.text(step, s, p.b.cardIDs[field]) {
 		p.cardSent(step, field)
 	}
 }
