@@ -262,3 +262,23 @@ func TestOriginalMacro(t *testing.T) {
 		t.Errorf("post-history instructions %q, want %q", post, want)
 	}
 }
+
+// TestPersonalityScenarioFormats: the default preset sends a card's
+// personality and scenario inside its personality_format and
+// scenario_format; the description as it is.
+func TestPersonalityScenarioFormats(t *testing.T) {
+	card := `{"name": "Aria", "description": "A bard.", "personality": "calm, {{user}}'s friend", "scenario": "a tavern",
+		"first_mes": "", "mes_example": ""}`
+	r := mustRender(t, stInput(t, card, nil, "hello"))
+	var got []string
+	for _, m := range r.Messages {
+		if m.Step == render.StepSystemPresets {
+			got = append(got, m.Content)
+		}
+	}
+	want := []string{"Write Aria's next reply in a fictional chat between Aria and User.", "A bard.",
+		"[Aria's personality: calm, User's friend]", "[Circumstances and context of the dialogue: a tavern]"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("system presets:\n got %q\nwant %q", got, want)
+	}
+}

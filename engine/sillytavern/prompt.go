@@ -19,6 +19,14 @@ const defaultMainPrompt = "Write {{char}}'s next reply in a fictional chat betwe
 // {{original}} in that field.
 var presetPrompts = map[string]string{"system_prompt": defaultMainPrompt, "post_history_instructions": ""}
 
+// cardFormats are the default preset's wrappers of a card's personality and
+// scenario (personality_format, scenario_format); the field's text takes the
+// place of its macro.
+var cardFormats = map[string]struct{ format, macro string }{
+	"personality": {"[{{char}}'s personality: {{personality}}]", "{{personality}}"},
+	"scenario":    {"[Circumstances and context of the dialogue: {{scenario}}]", "{{scenario}}"},
+}
+
 // place lays the prompt out in the order of SillyTavern's default Chat
 // Completion preset: main prompt, world info before, character description,
 // personality, scenario, world info after, example messages (with the
@@ -92,6 +100,9 @@ func (p *prompt) cardText(step int, field string) {
 	s := p.b.card[field]
 	if original, overrides := presetPrompts[field]; overrides {
 		s = withOriginal(s, original)
+	}
+	if f, wrapped := cardFormats[field]; wrapped && s != "" {
+		s = strings.Replace(f.format, f.macro, s, 1)
 	}
 	if s != "" && p.text(step, s, p.b.cardIDs[field]) {
 		p.cardSent(step, field)
