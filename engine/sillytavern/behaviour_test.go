@@ -188,15 +188,57 @@ func TestCardFieldsInPrompt(t *testing.T) {
 		"first_mes": "Hello.", "mes_example": "<START>\n{{char}}: Hi.", "system_prompt": "Be Aria.",
 		"post_history_instructions": "Stay in character."}`
 	r := mustRender(t, stInput(t, card, nil, "hello"))
-	if got, want := inPrompt(r), "system-prompt@system_prompt description@description personality@personality example-messages@mes_example post-history-instructions@post_history_instructions"; got != want {
+	if got, want := inPrompt(r), "system-prompt@system_prompt description@description personality@personality example-messages@mes_example first-message@chat post-history-instructions@post_history_instructions"; got != want {
 		t.Errorf("in the prompt:\n got %s\nwant %s", got, want)
 	}
 	for _, a := range r.Activated {
-		if a.Kind != "card" || a.Trigger.In != "always" {
+		if a.Kind != "card" && a.Kind != "greeting" || a.Trigger.In != "always" {
 			t.Errorf("%s: kind %q, trigger %q; want a card field sent always", a.ID, a.Kind, a.Trigger.In)
 		}
 	}
-	if why := strings.Join(r.Explain["first-message"].Reasons, "; "); !strings.Contains(why, "in the prompt when the transcript starts with it") {
+	if why := strings.Join(r.Explain["first-message"].Reasons, "; "); !strings.Contains(why, "so it is the chat's first message") {
+		t.Errorf("--explain first-message: %s", why)
+	}
+}
+
+// TestGreetingOpensTheChat: a chat SillyTavern starts with a character opens
+// with the card's greeting, which is scanned like any message (its keyword
+// activates an entry); a transcript that opens with the character's message
+// already holds it.
+func TestGreetingOpensTheChat(t *testing.T) {
+	card := `{"spec": "chara_card_v2", "spec_version": "2.0", "data": {"name": "Aria", "description": "", "personality": "",
+		"scenario": "", "first_mes": "Welcome to the {{user}}'s tavern, I am {{char}}.", "mes_example": "",
+		"character_book": {"entries": [{"id": 0, "keys": ["tavern"], "content": "The tavern is old.", "comment": "tavern",
+			"enabled": true, "insertion_order": 100}]}}}`
+	history := func(r *render.Result) string {
+		var out []string
+		for _, m := range r.Messages {
+			if m.Step == render.StepHistory {
+				out = append(out, m.Role+": "+m.Content+" ["+strings.Join(m.Sources, ",")+"]")
+			}
+		}
+		return strings.Join(out, " | ")
+	}
+	r := mustRender(t, stInput(t, card, nil, "hello"))
+	if got, want := history(r), "assistant: Welcome to the User's tavern, I am Aria. [first-message] | user: hello [message:0]"; got != want {
+		t.Errorf("history:\n got %s\nwant %s", got, want)
+	}
+	if got := inPrompt(r); !strings.Contains(got, "tavern@before-char") {
+		t.Errorf("the greeting's keyword activates nothing: %s", got)
+	}
+	for _, a := range r.Activated {
+		if a.ID == "tavern" && a.Trigger.In != "first-message" {
+			t.Errorf("tavern activated in %q, want first-message", a.Trigger.In)
+		}
+	}
+	// A transcript that opens with the character's message: no second greeting.
+	in := stInput(t, card, nil, "hello")
+	in.Transcript.Messages = []schema.Message{{Role: "assistant", Content: "Hi there."}, {Role: "user", Content: "hello"}}
+	r = mustRender(t, in)
+	if got, want := history(r), "assistant: Hi there. [message:0] | user: hello [message:1]"; got != want {
+		t.Errorf("history:\n got %s\nwant %s", got, want)
+	}
+	if why := strings.Join(r.Explain["first-message"].Reasons, "; "); !strings.Contains(why, "not added again") {
 		t.Errorf("--explain first-message: %s", why)
 	}
 }

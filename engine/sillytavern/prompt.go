@@ -3,7 +3,6 @@ package sillytavern
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/lorekit/lore/render"
@@ -67,12 +66,13 @@ func (b *book) place(sc *scan, msgs []chatMessage, m *macros) (*render.Result, *
 
 // prompt builds one Result.
 type prompt struct {
-	b      *book
-	sc     *scan
-	m      *macros
-	sl     *slots
-	res    *render.Result
-	placed map[*entry]string // where each placed entry went, for --explain
+	b       *book
+	sc      *scan
+	m       *macros
+	sl      *slots
+	res     *render.Result
+	placed  map[*entry]string // where each placed entry went, for --explain
+	greeted bool              // the greeting opens the chat
 }
 
 func (p *prompt) add(step int, role, content string, sources []string) {
@@ -314,7 +314,12 @@ func (p *prompt) history(msgs []chatMessage, sl *slots) {
 			if it.msg.user {
 				role = "user"
 			}
-			p.add(render.StepHistory, role, it.msg.text, []string{"message:" + strconv.Itoa(it.msg.index)})
+			p.add(render.StepHistory, role, it.msg.text, []string{it.msg.ref(p.b.greeting)})
+			if it.msg.index < 0 {
+				p.greeted = true
+				p.res.Activated = append(p.res.Activated, render.ActivatedOut{ID: p.b.greeting, Step: render.StepHistory,
+					Trigger: render.Trigger{In: "always"}, Position: "chat", Kind: "greeting"})
+			}
 			continue
 		}
 		in := it.in

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/render"
+	"github.com/lorekit/lore/schema"
 )
 
 // activationOf is the entry's activation in this generation, or nil.
@@ -62,7 +63,7 @@ func (sc *scan) locate(a *activation) string {
 		k := b2i(ref.whole)
 		switch j := int(sc.found.first[k][ref.pat]); {
 		case j < n:
-			return "message:" + strconv.Itoa(sc.chatIndex[j])
+			return sc.messageRef(j)
 		case sc.found.inject[k][ref.pat]:
 			return "authors-note"
 		case sc.found.recEntry[ref.pat] >= 0:
@@ -74,7 +75,7 @@ func (sc *scan) locate(a *activation) string {
 	one := func(text string) bool { return sc.keys.ix.in(ref, text) }
 	for j := 0; j < n; j++ {
 		if one(sc.buf.chat[j]) {
-			return "message:" + strconv.Itoa(sc.chatIndex[j])
+			return sc.messageRef(j)
 		}
 	}
 	for _, t := range sc.buf.inject {
@@ -130,11 +131,11 @@ func (p *prompt) explain(sl *slots) map[string]*render.Explanation {
 		if _, ok := out[e.ID]; !ok {
 			out[e.ID] = &render.Explanation{}
 		}
-		if f := formats.CardField(e); f != "" {
+		if f := formats.CardField(e); f != "" || e.Role == "greeting" {
 			x := out[e.ID]
 			x.Active = e.Enabled
 			if f == "first_mes" || e.Role == "greeting" {
-				x.Reasons = append(x.Reasons, fmt.Sprintf("the character card's greeting (%s): SillyTavern opens a new chat with it, so it is in the prompt when the transcript starts with it", f))
+				x.Reasons = append(x.Reasons, p.greetingReason(e))
 			} else {
 				x.Reasons = append(x.Reasons, fmt.Sprintf("the character card's %s: SillyTavern sends it in its place in the prompt, not as world info", f))
 			}
@@ -185,4 +186,25 @@ func (sc *scan) activationSentence(a *activation) string {
 	}
 	t := sc.trigger(a)
 	return fmt.Sprintf("activated%s: key %q matched in %s", pass, t.Keyword, t.In)
+}
+
+// greetingReason says why a greeting is, or is not, the chat's first
+// message.
+func (p *prompt) greetingReason(e *schema.Entry) string {
+	switch {
+	case e.ID != p.b.greeting:
+		return "a greeting, but not the one SillyTavern opens a chat with (the card's first_mes, else the first greeting): it is not sent"
+	case p.greeted:
+		return "the character's greeting: SillyTavern opens a new chat with it, so it is the chat's first message"
+	}
+	return "the character's greeting: SillyTavern opens a new chat with it, and the transcript already opens with the character's message (where SillyTavern keeps the greeting), so it is not added again"
+}
+
+// messageRef names the j-th newest scanned message: message:N, or the
+// greeting's id for the greeting that opens the chat.
+func (sc *scan) messageRef(j int) string {
+	if sc.chatIndex[j] < 0 {
+		return sc.greeting
+	}
+	return "message:" + strconv.Itoa(sc.chatIndex[j])
 }

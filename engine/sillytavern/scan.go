@@ -40,7 +40,8 @@ type scan struct {
 	dropped    *entry            // the entry the budget overflowed on
 	text       tally             // allActivatedText: recursion texts, newest first
 	recursed   [][]*entry        // per pass, the entries whose content recursion scans
-	chatIndex  []int             // transcript index of each scanned message
+	chatIndex  []int             // transcript index of each scanned message (-1: the greeting)
+	greeting   string            // the greeting's entry id
 	why        []*whyNot
 }
 

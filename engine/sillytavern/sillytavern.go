@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -161,6 +162,7 @@ type book struct {
 	card       map[string]string // the character card's fields
 	cardIDs    map[string]string // field → the id of the entry made from it
 	note       characterNote     // where card["depth_prompt"] goes
+	greeting   string            // the id of the entry that opens a new chat, "" for none
 	counter    tokenize.Counter
 	maxContext float64
 	seed       int64
@@ -210,6 +212,7 @@ func (eng *Engine) prepare(in *render.Input) (*book, error) {
 		b.warnings = append(b.warnings[:2:2], fmt.Sprintf("and %d more entries have conditions on variables, ignored", n-2))
 	}
 	b.note = cardExtras(in.Book, b.card)
+	b.greeting = greetingOf(in.Book)
 	b.card["persona"] = personaText(in.Book, b.transcript)
 	b.user, b.char = names(in, s, b.transcript)
 	b.loaded = eng.load(in.Book)
@@ -325,10 +328,37 @@ func names(in *render.Input, s Settings, t *schema.Transcript) (string, string) 
 
 // chatMessage is one message of the chat SillyTavern scans and sends.
 type chatMessage struct {
-	index int // in the transcript
+	index int // in the transcript; -1 for the greeting that opens the chat
 	name  string
 	text  string
 	user  bool
+}
+
+// greetingOf is the entry SillyTavern opens a new chat with: the card's
+// first_mes, else an enabled entry with role greeting (a lore book's); ""
+// for none.
+func greetingOf(lb *schema.Lorebook) string {
+	id := ""
+	for _, e := range lb.Entries {
+		if e == nil || !e.Enabled || jsTrim(e.Content) == "" {
+			continue
+		}
+		if formats.CardField(e) == "first_mes" {
+			return e.ID
+		}
+		if e.Role == "greeting" && id == "" {
+			id = e.ID
+		}
+	}
+	return id
+}
+
+// ref is how the trace names a chat message: message:N, or the greeting's id.
+func (c chatMessage) ref(greeting string) string {
+	if c.index < 0 {
+		return greeting
+	}
+	return "message:" + strconv.Itoa(c.index)
 }
 
 // chat is the prefix as SillyTavern's Generate() prepares it for World Info:
@@ -349,6 +379,13 @@ func (b *book) chat(prefix []schema.Message) []chatMessage {
 		}
 		out = append(out, c)
 	}
+	// A chat SillyTavern starts with a character opens with the greeting (its
+	// first message, macros replaced); a transcript that opens with the
+	// character's message already holds it.
+	if b.greeting != "" && (len(out) == 0 || out[0].user) {
+		g := chatMessage{index: -1, name: b.char, text: newMacros(b.user, b.char, b.card).expand(b.greetingText())}
+		out = append([]chatMessage{g}, out...)
+	}
 	switch b.s.GenerationType {
 	case "regenerate":
 		if n := len(out); n > 0 && !out[n-1].user {
@@ -360,6 +397,16 @@ func (b *book) chat(prefix []schema.Message) []chatMessage {
 		}
 	}
 	return out
+}
+
+// greetingText is the greeting entry's content.
+func (b *book) greetingText() string {
+	for _, e := range b.in.Book.Entries {
+		if e != nil && e.ID == b.greeting {
+			return e.Content
+		}
+	}
+	return ""
 }
 
 // generate is one generation: scan, timed effects, placement.
@@ -387,6 +434,7 @@ func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn
 	}
 	sc := newScan(&b.s, b.entries, b.eng.keySet(b.loaded, b, m), scanned, inject, b.sources(m), m, b.counter, b.maxContext)
 	sc.chatIndex = index
+	sc.greeting = b.greeting
 	sc.rng = r
 	sc.char = b.char
 	sc.tags = b.s.CharacterTags
