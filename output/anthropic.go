@@ -19,6 +19,8 @@ import (
 //     memory, state) is sent as a user text block, unchanged;
 //   - consecutive messages of one role become one message with one text block
 //     each, so message boundaries (and `sources`) stay visible;
+//   - the API has no per-message name: a named message's text starts with
+//     "name: " (as SillyTavern does for Claude);
 //   - if the first message would be the assistant's, a user "[Start]" block
 //     goes before it; empty messages are skipped;
 //   - `cache_control: {"type": "ephemeral"}` marks the block of the last
@@ -51,7 +53,11 @@ func (anthropicOutput) Write(w io.Writer, r *render.Result) error {
 			inSystem = false
 		}
 		if strings.TrimSpace(m.Content) != "" {
-			b := &anthropicBlock{Type: "text", Text: m.Content}
+			text := m.Content
+			if m.Name != "" {
+				text = m.Name + ": " + text
+			}
+			b := &anthropicBlock{Type: "text", Text: text}
 			last = b
 			if inSystem {
 				system = append(system, b)

@@ -209,7 +209,11 @@ func (b *htmlBuilder) steps() {
 			}
 			pg.Steps = append(pg.Steps, st)
 		}
-		hm := htmlMessage{Anchor: messageAnchor(i), Role: m.Role, Class: roleClass(m.Role),
+		role := m.Role
+		if m.Name != "" {
+			role += " (" + m.Name + ")"
+		}
+		hm := htmlMessage{Anchor: messageAnchor(i), Role: role, Class: roleClass(m.Role),
 			Section: m.Section, Content: m.Content, Cut: m.Cut}
 		var why []string
 		for _, s := range m.Sources {

@@ -319,3 +319,40 @@ func TestSuggest(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedMessages: a message an engine names (SillyTavern's example
+// dialogue) carries the name in openai and json, starts its text with it in
+// anthropic (no names there), and shows it in the text header.
+func TestNamedMessages(t *testing.T) {
+	r := &render.Result{Breakpoint: -1, Messages: []render.Message{
+		{Role: "system", Content: render.MarkerExampleChat, Step: render.StepExamples},
+		{Role: "system", Content: "Hi.", Name: "example_user", Step: render.StepExamples, Sources: []string{"ex"}},
+		{Role: "user", Content: "yo", Step: render.StepHistory}}}
+	write := func(o Output) string {
+		var b bytes.Buffer
+		if err := o.Write(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		format string
+		want   string
+	}{
+		{"openai", `"name": "example_user"`},
+		{"json", `"name": "example_user"`},
+		{"anthropic", `"text": "example_user: Hi."`},
+		{"text", "system (example_user) · ex"},
+	} {
+		o, err := NewOutput(tc.format, OutputOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := write(o); !strings.Contains(got, tc.want) {
+			t.Errorf("%s output lacks %q:\n%s", tc.format, tc.want, got)
+		}
+	}
+	if got := write(openaiOutput{}); strings.Count(got, `"name"`) != 1 {
+		t.Errorf("openai: only the named message has a name:\n%s", got)
+	}
+}

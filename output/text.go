@@ -116,11 +116,14 @@ func (t textOutput) Write(w io.Writer, r *render.Result) error {
 	return nil
 }
 
-// header is "role · source — why", e.g.
+// header is "role (name) · source — why", e.g.
 // "system · sleeping-stag — keyword "tavern" in message:3, depth 2".
 func (textOutput) header(p painter, m render.Message, byID map[string]render.ActivatedOut, told map[string]bool) string {
 	roleColour := map[string]string{"system": "33", "user": "32", "assistant": "35"}[m.Role]
 	h := p.paint("1;"+roleColour, m.Role)
+	if m.Name != "" {
+		h += " (" + m.Name + ")"
+	}
 	if len(m.Sources) > 0 {
 		h += " · " + p.paint("1", strings.Join(m.Sources, ", "))
 	}

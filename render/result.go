@@ -5,8 +5,12 @@ import "github.com/lorekit/lore/schema"
 // Message is one message of the rendered prompt, as SPEC §7's JSON contract
 // names its fields.
 type Message struct {
-	Role    string   `json:"role"`
-	Content string   `json:"content"`
+	Role    string `json:"role"`
+	Content string `json:"content"`
+	// Name is the speaker name an engine gives a message, sent as OpenAI's
+	// per-message name (SillyTavern's example dialogue: example_user,
+	// example_assistant); "" for none.
+	Name    string   `json:"name,omitempty"`
 	Step    int      `json:"step"`
 	Sources []string `json:"sources"`
 	// Section is the budget section the message counted against ("" for

@@ -324,3 +324,26 @@ func TestPersonalityScenarioFormats(t *testing.T) {
 		t.Errorf("system presets:\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestExampleDialogue: an example block becomes one turn per speaker, as
+// SillyTavern's parseExampleIntoIndividual makes it.
+func TestExampleDialogue(t *testing.T) {
+	for _, tc := range []struct{ name, block, want string }{
+		{"two turns", "User: Hi.\nAria: Hello.", "example_user=Hi. | example_assistant=Hello."},
+		{"a turn of several lines", "User: Hi.\nAria: Hello.\n*waves*\nUser: Bye.", "example_user=Hi. | example_assistant=Hello.\n*waves* | example_user=Bye."},
+		{"narration first joins the first turn", "A quiet inn.\nUser: Hi.\nAria: Hello.", "example_user=A quiet inn.\n Hi. | example_assistant=Hello."},
+		{"only the first Name: goes", "Aria: I am Aria: the bard.", "example_assistant=I am Aria: the bard."},
+		{"no speaker: nothing", "Aria waves.", ""},
+		{"a name only at the start of a line counts", "User: say Aria: hi", "example_user=say Aria: hi"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, l := range exampleDialogue(tc.block, "User", "Aria") {
+				got = append(got, l.name+"="+l.text)
+			}
+			if g := strings.Join(got, " | "); g != tc.want {
+				t.Errorf("exampleDialogue(%q) = %q, want %q", tc.block, g, tc.want)
+			}
+		})
+	}
+}

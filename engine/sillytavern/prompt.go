@@ -170,15 +170,20 @@ func (p *prompt) activate(es []*entry, position string, step int, depth *int, ro
 }
 
 // examples are the card's example messages with the example-message
-// entries before and after them, one [Example Chat] block each.
+// entries before and after them: per block an [Example Chat] marker, then
+// one system message per speaker, named example_user or example_assistant
+// (a block without a speaker's line sends nothing).
 func (p *prompt) examples(sl *slots) {
 	block := func(text string, sources []string) {
-		text = jsTrim(strings.TrimPrefix(jsTrim(text), "<START>"))
-		if text == "" {
+		lines := exampleDialogue(jsTrim(strings.TrimPrefix(jsTrim(text), "<START>")), p.b.user, p.b.char)
+		if len(lines) == 0 {
 			return
 		}
 		p.add(render.StepExamples, "system", render.MarkerExampleChat, nil)
-		p.add(render.StepExamples, "system", text, sources)
+		for _, l := range lines {
+			p.add(render.StepExamples, "system", l.text, sources)
+			p.res.Messages[len(p.res.Messages)-1].Name = l.name
+		}
 	}
 	entryBlocks := func(es []*entry, pos int) {
 		for _, e := range es {
@@ -199,6 +204,49 @@ func (p *prompt) examples(sl *slots) {
 		}
 	}
 	entryBlocks(sl.emBottom, posEMBottom)
+}
+
+// exampleLine is one speaker's turn of an example block.
+type exampleLine struct{ name, text string }
+
+// exampleDialogue splits one example block into its speakers' turns as
+// SillyTavern's Chat Completion does (parseExampleIntoIndividual): a turn
+// starts at a line beginning "User:" or "Character:" (the names in use),
+// runs until the other speaker's line, and loses the first "Name:" in it;
+// lines before the first speaker's line join the first turn.
+func exampleDialogue(block, user, char string) []exampleLine {
+	var out []exampleLine
+	var cur []string
+	inUser, inBot := false, false
+	add := func(name, system string) {
+		text := strings.Replace(strings.Join(cur, "\n"), name+":", "", 1)
+		out = append(out, exampleLine{name: system, text: jsTrim(text)})
+		cur = nil
+	}
+	for _, line := range strings.Split(block+"\n", "\n") {
+		switch {
+		case strings.HasPrefix(line, user+":"):
+			inUser = true
+			if inBot {
+				add(char, "example_assistant")
+			}
+			inBot = false
+		case strings.HasPrefix(line, char+":"):
+			inBot = true
+			if inUser {
+				add(user, "example_user")
+			}
+			inUser = false
+		}
+		cur = append(cur, line)
+	}
+	switch {
+	case inUser:
+		add(user, "example_user")
+	case inBot:
+		add(char, "example_assistant")
+	}
+	return out
 }
 
 // splitExamples splits example messages on <START> lines (any case).

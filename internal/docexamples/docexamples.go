@@ -97,8 +97,8 @@ func Check(rows []string, examples []Example, files ...string) error {
 }
 
 // Listing is the prompt a Result holds, one message a line:
-// "  role [sources]: content", the sources but transcript messages, a line
-// break shown as ⏎.
+// "  role (name) [sources]: content", the name when the engine gives one,
+// the sources but transcript messages, a line break shown as ⏎.
 func Listing(res *render.Result) []string {
 	var out []string
 	for _, m := range res.Messages {
@@ -112,7 +112,11 @@ func Listing(res *render.Result) []string {
 		if len(ids) > 0 {
 			src = " [" + strings.Join(ids, ", ") + "]"
 		}
-		out = append(out, fmt.Sprintf("  %s%s: %s", m.Role, src, strings.ReplaceAll(m.Content, "\n", "⏎")))
+		role := m.Role
+		if m.Name != "" {
+			role += " (" + m.Name + ")"
+		}
+		out = append(out, fmt.Sprintf("  %s%s: %s", role, src, strings.ReplaceAll(m.Content, "\n", "⏎")))
 	}
 	return out
 }
