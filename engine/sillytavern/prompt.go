@@ -181,6 +181,9 @@ func (p *prompt) examples(sl *slots) {
 		}
 		p.add(render.StepExamples, "system", render.MarkerExampleChat, nil)
 		for _, l := range lines {
+			if l.text == "" {
+				continue // the request leaves out a message without content
+			}
 			p.add(render.StepExamples, "system", l.text, sources)
 			p.res.Messages[len(p.res.Messages)-1].Name = l.name
 		}
