@@ -44,24 +44,9 @@ func TestDocsExamples(t *testing.T) {
 	if err := docexamples.Check(rows, examples, "book.json", "chat.jsonl"); err != nil {
 		t.Fatalf("docs/engines.md, the SillyTavern section: %v", err)
 	}
-	replace := map[int][]string{}
-	for _, parsed := range examples {
-		ex := docExample{parsed}
-		got := ex.listing(t)
-		want := lines[ex.OutStart:ex.OutEnd]
-		if strings.Join(got, "\n") != strings.Join(want, "\n") {
-			if *update {
-				replace[ex.OutStart] = got
-			} else {
-				t.Errorf("docs/engines.md:%d: example %s lists\n%s\nbut the engines send\n%s\n(go test ./engine/sillytavern -run TestDocsExamples -update)",
-					ex.OutStart, ex.ID, strings.Join(want, "\n"), strings.Join(got, "\n"))
-			}
-		}
-		ex.checkCase(t)
-	}
-	if err := docexamples.Rewrite(docsPath, lines, replace); err != nil {
-		t.Fatal(err)
-	}
+	docexamples.Compare(t, docsPath, lines, examples, *update, "engine/sillytavern",
+		func(ex docexamples.Example) []string { return docExample{ex}.listing(t) },
+		func(ex docexamples.Example) { docExample{ex}.checkCase(t) })
 }
 
 // parse reads the example's book, settings (the header of chat.jsonl names

@@ -43,27 +43,9 @@ func TestDocsExamples(t *testing.T) {
 	if err := docexamples.Check(rows, parsed, "book.yaml"); err != nil {
 		t.Fatalf("docs/engines.md, the Yumina section: %v", err)
 	}
-	examples := make([]docExample, len(parsed))
-	for i, ex := range parsed {
-		examples[i] = docExample{ex}
-	}
-	replace := map[int][]string{}
-	for _, ex := range examples {
-		got := ex.listing(t)
-		want := lines[ex.OutStart:ex.OutEnd]
-		if strings.Join(got, "\n") != strings.Join(want, "\n") {
-			if *update {
-				replace[ex.OutStart] = got
-				continue
-			}
-			t.Errorf("docs/engines.md:%d: example %s lists\n%s\nbut the engines send\n%s\n(go test ./engine/yumina -run TestDocsExamples -update)",
-				ex.OutStart, ex.ID, strings.Join(want, "\n"), strings.Join(got, "\n"))
-		}
-		ex.checkCase(t)
-	}
-	if err := docexamples.Rewrite(docsPath, lines, replace); err != nil {
-		t.Fatal(err)
-	}
+	docexamples.Compare(t, docsPath, lines, parsed, *update, "engine/yumina",
+		func(ex docexamples.Example) []string { return docExample{ex}.listing(t) },
+		func(ex docexamples.Example) { docExample{ex}.checkCase(t) })
 }
 
 // budgeted reports an example whose lorebook sets Yumina's budget, which the

@@ -11,6 +11,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"testing"
 
 	"github.com/lorekit/lore/render"
 )
@@ -138,4 +139,33 @@ func Rewrite(path string, lines []string, replace map[int][]string) error {
 		}
 	}
 	return os.WriteFile(path, []byte(strings.Join(out, "\n")), 0o644)
+}
+
+// Compare holds each example's listing (what listing renders) to the
+// ```text block under it in the document at path, whose lines are given: a
+// difference fails t, naming the command that rewrites it (pkg's
+// TestDocsExamples with -update); with update the document is rewritten
+// instead. each, when not nil, then runs for the example.
+func Compare(t testing.TB, path string, lines []string, examples []Example, update bool, pkg string, listing func(Example) []string, each func(Example)) {
+	t.Helper()
+	replace := map[int][]string{}
+	shown := strings.TrimLeft(path, "./")
+	for _, ex := range examples {
+		got := listing(ex)
+		want := lines[ex.OutStart:ex.OutEnd]
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			if update {
+				replace[ex.OutStart] = got
+			} else {
+				t.Errorf("%s:%d: example %s lists\n%s\nbut the engines send\n%s\n(go test ./%s -run TestDocsExamples -update)",
+					shown, ex.OutStart, ex.ID, strings.Join(want, "\n"), strings.Join(got, "\n"), pkg)
+			}
+		}
+		if each != nil {
+			each(ex)
+		}
+	}
+	if err := Rewrite(path, lines, replace); err != nil {
+		t.Fatal(err)
+	}
 }
