@@ -171,7 +171,7 @@ func (c *Context) contentWords() *words {
 		switch {
 		case !upper:
 			count(w)
-		case isASCII(w):
+		case match.IsASCII(w):
 			low = append(low[:0], w...)
 			for i, b := range low {
 				if 'A' <= b && b <= 'Z' {
@@ -244,15 +244,6 @@ func (b byWord) Less(i, j int) bool { return b.list[i] < b.list[j] }
 func (b byWord) Swap(i, j int) {
 	b.list[i], b.list[j] = b.list[j], b.list[i]
 	b.count[i], b.count[j] = b.count[j], b.count[i]
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // notWordRune ends a word of the lorebook's text: anything but what the engine

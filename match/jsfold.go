@@ -30,7 +30,7 @@ func JSLower(s string) string { return string(jsLower(s).text) }
 
 // jsLower lowers s as JavaScript does, keeping the offset mapping.
 func jsLower(s string) normalized {
-	if isASCII(s) {
+	if IsASCII(s) {
 		b := []byte(s)
 		for i, c := range b {
 			if 'A' <= c && c <= 'Z' {
@@ -130,7 +130,7 @@ func caseIgnorable(r rune) bool {
 // into an ASCII one; characters outside the Basic Multilingual Plane are two
 // code units that never change.
 func jsIgnoreCase(s string) normalized {
-	if isASCII(s) {
+	if IsASCII(s) {
 		b := []byte(s)
 		for i, c := range b {
 			if 'a' <= c && c <= 'z' {

@@ -74,7 +74,8 @@ func (n normalized) original(s, e int) (int, int) {
 	return int(n.start[s]), int(n.end[e-1])
 }
 
-func isASCII(s string) bool {
+// IsASCII says whether s holds ASCII characters only.
+func IsASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return false
@@ -97,7 +98,7 @@ func normalize(s string, fold bool) normalized { return normalizeRuns(s, fold, t
 // normalizeRuns is normalize; asciiRuns off sends every character through the
 // normalizer, the reference FuzzNormalizeFastPath holds the fast path to.
 func normalizeRuns(s string, fold, asciiRuns bool) normalized {
-	if asciiRuns && isASCII(s) {
+	if asciiRuns && IsASCII(s) {
 		b := []byte(s)
 		if fold {
 			for i, c := range b {

@@ -11,26 +11,16 @@ import (
 // How schema findings say values and types in a creator's words, and ids in
 // kebab-case; and the settings check that needs two values at once.
 
+// typeWord says a JSON Schema type in a creator's words.
+var typeWord = map[string]string{"integer": "a whole number", "number": "a number", "string": "a string",
+	"boolean": "true or false", "array": "a list", "object": "a mapping", "null": "null"}
+
 func typeWords(want []string) string {
 	words := make([]string, len(want))
 	for i, w := range want {
-		switch w {
-		case "integer":
-			words[i] = "a whole number"
-		case "number":
-			words[i] = "a number"
-		case "string":
-			words[i] = "a string"
-		case "boolean":
-			words[i] = "true or false"
-		case "array":
-			words[i] = "a list"
-		case "object":
-			words[i] = "a mapping"
-		case "null":
-			words[i] = "null"
-		default:
-			words[i] = w
+		words[i] = w
+		if s, ok := typeWord[w]; ok {
+			words[i] = s
 		}
 	}
 	if len(words) == 1 {
