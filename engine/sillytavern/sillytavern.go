@@ -163,6 +163,7 @@ type book struct {
 	cardIDs    map[string]string // field → the id of the entry made from it
 	note       characterNote     // where card["depth_prompt"] goes
 	greeting   string            // the id of the entry that opens a new chat, "" for none
+	greetText  string            // its content
 	counter    tokenize.Counter
 	maxContext float64
 	seed       int64
@@ -212,7 +213,7 @@ func (eng *Engine) prepare(in *render.Input) (*book, error) {
 		b.warnings = append(b.warnings[:2:2], fmt.Sprintf("and %d more entries have conditions on variables, ignored", n-2))
 	}
 	b.note = cardExtras(in.Book, b.card)
-	b.greeting = greetingOf(in.Book)
+	b.greeting, b.greetText = greetingOf(in.Book)
 	b.card["persona"] = personaText(in.Book, b.transcript)
 	b.user, b.char = names(in, s, b.transcript)
 	b.loaded = eng.load(in.Book)
@@ -334,23 +335,22 @@ type chatMessage struct {
 	user  bool
 }
 
-// greetingOf is the entry SillyTavern opens a new chat with: the card's
-// first_mes, else an enabled entry with role greeting (a lore book's); ""
-// for none.
-func greetingOf(lb *schema.Lorebook) string {
-	id := ""
+// greetingOf is the entry SillyTavern opens a new chat with, by id and
+// content: the card's first_mes, else an enabled entry with role greeting (a
+// lore book's); "" for none.
+func greetingOf(lb *schema.Lorebook) (id, content string) {
 	for _, e := range lb.Entries {
 		if e == nil || !e.Enabled || jsTrim(e.Content) == "" {
 			continue
 		}
 		if formats.CardField(e) == "first_mes" {
-			return e.ID
+			return e.ID, e.Content
 		}
 		if e.Role == "greeting" && id == "" {
-			id = e.ID
+			id, content = e.ID, e.Content
 		}
 	}
-	return id
+	return id, content
 }
 
 // ref is how the trace names a chat message: message:N, or the greeting's id.
@@ -383,7 +383,7 @@ func (b *book) chat(prefix []schema.Message) []chatMessage {
 	// first message, macros replaced); a transcript that opens with the
 	// character's message already holds it.
 	if b.greeting != "" && (len(out) == 0 || out[0].user) {
-		g := chatMessage{index: -1, name: b.char, text: newMacros(b.user, b.char, b.card).expand(b.greetingText())}
+		g := chatMessage{index: -1, name: b.char, text: newMacros(b.user, b.char, b.card).expand(b.greetText)}
 		out = append([]chatMessage{g}, out...)
 	}
 	switch b.s.GenerationType {
@@ -397,16 +397,6 @@ func (b *book) chat(prefix []schema.Message) []chatMessage {
 		}
 	}
 	return out
-}
-
-// greetingText is the greeting entry's content.
-func (b *book) greetingText() string {
-	for _, e := range b.in.Book.Entries {
-		if e != nil && e.ID == b.greeting {
-			return e.Content
-		}
-	}
-	return ""
 }
 
 // generate is one generation: scan, timed effects, placement.
