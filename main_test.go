@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lorekit/lore/cmd"
+	"github.com/lorekit/lore/internal/golden"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -23,7 +24,7 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs every testdata/script/*.txtar. Each script starts in a fresh
 // work directory with the repository's fixtures copied in as $WORK/fixtures.
-// Set LORE_UPDATE_SCRIPTS=1 to rewrite the expected output in the scripts.
+// go test -run TestScripts -update rewrites the expected output in the scripts.
 func TestScripts(t *testing.T) {
 	fixtures, err := filepath.Abs("fixtures")
 	if err != nil {
@@ -32,7 +33,7 @@ func TestScripts(t *testing.T) {
 	corpus, _ := filepath.Abs(filepath.Join("..", "shared", "corpus"))
 	testscript.Run(t, testscript.Params{
 		Dir:           filepath.Join("testdata", "script"),
-		UpdateScripts: os.Getenv("LORE_UPDATE_SCRIPTS") == "1",
+		UpdateScripts: golden.Update(),
 		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"exits": exits},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FIXTURES", fixtures)

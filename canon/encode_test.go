@@ -2,7 +2,6 @@ package canon
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,9 +16,7 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-func checkGolden(t *testing.T, path string, got []byte) { golden.Check(t, path, got, *update) }
+func checkGolden(t *testing.T, path string, got []byte) { golden.Check(t, path, got) }
 
 func firstDiff(a, b string) string { return golden.FirstDiff(a, b) }
 

@@ -1,29 +1,16 @@
 package cmd
 
 import (
-	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/internal/golden"
 	"github.com/lorekit/lore/internal/testcorpus"
 	"github.com/lorekit/lore/schema"
 )
-
-// -update rewrites the golden files; another test file may have registered it.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files under testdata/")
-	}
-}
-
-func importGoldenUpdate() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 const formatFixtures = "../fixtures/formats"
 
@@ -42,21 +29,7 @@ func TestImportGolden(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, errs)
 			}
 			got := []byte("$ lore import " + name + "\n# stderr:\n" + errs + "# stdout:\n" + out)
-			path := filepath.Join("testdata", "import", name+".golden")
-			if importGoldenUpdate() {
-				os.MkdirAll(filepath.Dir(path), 0o755)
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (go test ./cmd -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs (go test ./cmd -update to accept)\n--- got\n%s", path, got)
-			}
+			golden.Check(t, filepath.Join("testdata", "import", name+".golden"), got)
 		})
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lorekit/lore/internal/golden"
 )
 
 const testingDocs = "../docs/testing.md"
@@ -119,7 +121,7 @@ func TestTestingDocs(t *testing.T) {
 				commands++
 				got := strings.TrimSuffix(out.String()+errOut.String(), "\n")
 				want := strings.Join(lines[i+1:j], "\n")
-				if got != want && !importGoldenUpdate() {
+				if got != want && !golden.Update() {
 					t.Errorf("docs/testing.md:%d: lore %s: output differs (go test ./cmd -run TestTestingDocs -update rewrites it)\n--- got\n%s\n--- docs\n%s",
 						i+1, cmdLine, got, want)
 				}
@@ -138,7 +140,7 @@ func TestTestingDocs(t *testing.T) {
 	if commands == 0 {
 		t.Fatal("docs/testing.md runs no command")
 	}
-	if importGoldenUpdate() {
+	if golden.Update() {
 		rewritten = append(rewritten, lines[last:]...)
 		if err := os.WriteFile(docsAbs, []byte(strings.Join(rewritten, "\n")), 0o644); err != nil {
 			t.Fatal(err)

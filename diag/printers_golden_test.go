@@ -2,43 +2,8 @@ package diag
 
 import (
 	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 )
-
-// The -update flag may already be registered by another test file of this
-// package; register it only when it is not, and read it by name.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
-// golden compares got with testdata/name, or rewrites it under -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if updating() {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
-}
 
 // sampleDiagnostics covers every severity, a position-less finding, a file name
 // and messages with characters that GitHub annotations must escape.
@@ -63,7 +28,7 @@ func TestSARIFGolden(t *testing.T) {
 	if err := p.Print(&b, sampleDiagnostics()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "sample.sarif", b.Bytes())
+	printGolden(t, "sample.sarif", b.Bytes())
 }
 
 func TestSARIFEmptyAndRegistered(t *testing.T) {
@@ -89,7 +54,7 @@ func TestGitHubGolden(t *testing.T) {
 	if err := pr.Print(&b, sampleDiagnostics()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "sample.github", b.Bytes())
+	printGolden(t, "sample.github", b.Bytes())
 }
 
 func TestGitHubEscaping(t *testing.T) {

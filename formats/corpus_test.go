@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
@@ -204,15 +203,6 @@ func modelOf(lb *schema.Lorebook) any {
 	return map[string]any{"name": m.Name, "description": m.Description, "character": m.Character, "format": m.Format,
 		"presets": keywordTexts(m.Presets), "variables": vars, "transforms": transforms, "persona": persona,
 		"settings": s, "ext": norm(m.Extensions), "folders": folders, "entries": es}
-}
-
-// byID orders a lorebook's entries by id (a folder lorebook loads its entry
-// files in path order, whatever order they were written in).
-func byID(lb *schema.Lorebook) *schema.Lorebook {
-	c := *lb
-	c.Entries = append([]*schema.Entry(nil), lb.Entries...)
-	sort.Slice(c.Entries, func(i, j int) bool { return c.Entries[i].ID < c.Entries[j].ID })
-	return &c
 }
 
 // TestSillyTavernRoundTrip: every SillyTavern file of the corpus, imported,

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
-	"flag"
 	"fmt"
 	"hash/crc32"
 	"os"
@@ -18,8 +17,6 @@ import (
 	"github.com/lorekit/lore/canon"
 	"github.com/lorekit/lore/schema"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 const fixtureDir = "../fixtures/formats"
 
@@ -59,7 +56,7 @@ func TestFixturesGolden(t *testing.T) {
 	}
 }
 
-func checkGolden(t *testing.T, path string, got []byte) { golden.Check(t, path, got, *update) }
+func checkGolden(t *testing.T, path string, got []byte) { golden.Check(t, path, got) }
 
 // TestBrokenPNG: corrupt cards fail with a message that says what is wrong
 // and where, never with a panic or a garbled card.

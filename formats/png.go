@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/crc32"
 )
@@ -120,5 +119,3 @@ func cardJSONFromPNG(data []byte) ([]byte, string, error) {
 	}
 	return dec, chunk, nil
 }
-
-var errNotCard = errors.New("not a character card")

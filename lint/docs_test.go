@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/internal/golden"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -96,12 +97,12 @@ func TestDocsExamples(t *testing.T) {
 			outputs[i] = nil
 		}
 		want := strings.Join(lines[ex.outStart:ex.outEnd], "\n")
-		if !*update && strings.TrimSuffix(got, "\n") != want {
+		if !golden.Update() && strings.TrimSuffix(got, "\n") != want {
 			t.Errorf("docs/rules.md:%d (%s): output differs\n--- got\n%s--- docs\n%s\n(run go test ./lint -run TestDocsExamples -update)",
 				ex.yamlLine, ex.rule, got, want)
 		}
 	}
-	if *update {
+	if golden.Update() {
 		var b []string
 		last := 0
 		for i, ex := range examples {

@@ -1,17 +1,15 @@
 package lint
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/internal/golden"
 	"github.com/lorekit/lore/schema"
 )
-
-var update = flag.Bool("update", false, "rewrite the .out golden files")
 
 // lintFile loads a lorebook the way `lore lint` does (schema diagnostics merged,
 // a sibling NAME.vars.yml as --vars) and returns its findings as text lines.
@@ -71,19 +69,7 @@ func TestRules(t *testing.T) {
 					return
 				}
 				out := strings.TrimSuffix(f, ".yaml") + ".out"
-				if *update {
-					if err := os.WriteFile(out, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(out)
-				if err != nil {
-					t.Fatalf("%v (run go test ./lint -update)", err)
-				}
-				if got != string(want) {
-					t.Errorf("%s:\n--- got\n%s--- want\n%s", f, got, want)
-				}
+				golden.Check(t, out, []byte(got))
 				if !strings.Contains(got, "["+rule+"]") {
 					t.Errorf("%s does not fire %s", f, rule)
 				}

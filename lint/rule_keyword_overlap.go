@@ -131,9 +131,7 @@ func (c *Context) wholeWordsAdvice(kw string) string {
 	if w == "" {
 		return "reword it"
 	}
-	if strings.Contains(w, "%s") {
-		w = strings.Replace(w, "%s", regexp.QuoteMeta(kw), 1)
-	}
+	w = strings.Replace(w, "%s", regexp.QuoteMeta(kw), 1)
 	return w + ","
 }
 

@@ -3,31 +3,17 @@ package output
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/lorekit/lore/engine/lore"
+	"github.com/lorekit/lore/internal/golden"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
 )
-
-// -update rewrites the golden files; the flag may already be registered by
-// another test file of the package.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files under testdata/")
-	}
-}
-
-func goldenUpdate() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // fixture loads one of the repository's fixtures as `lore render` would.
 func fixture(t testing.TB, name string) *render.Input {
@@ -79,23 +65,7 @@ func renderTo(t testing.TB, in *render.Input, format string, o OutputOptions) []
 
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if goldenUpdate() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./render -run Golden -update)", err)
-	}
-	if d := cmp.Diff(string(want), string(got)); d != "" {
-		t.Errorf("%s differs (-want +got):\n%s", path, d)
-	}
+	golden.Check(t, filepath.Join("testdata", "golden", name), got)
 }
 
 func TestGoldenOutputs(t *testing.T) {

@@ -3,12 +3,12 @@ package output
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/lorekit/lore/internal/golden"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
@@ -75,19 +75,7 @@ func TestReportText(t *testing.T) {
 	if err := WriteReport(&buf, r, false); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "budget", "report.txt")
-	if goldenUpdate() {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if buf.String() != string(want) {
-		t.Errorf("text report changed (go test ./output -run TestReportText -update):\n%s", buf.String())
-	}
+	golden.Check(t, filepath.Join("testdata", "budget", "report.txt"), buf.Bytes())
 	var col bytes.Buffer
 	_ = WriteReport(&col, r, true)
 	if !strings.Contains(col.String(), "\x1b[") {

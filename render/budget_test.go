@@ -2,7 +2,6 @@ package render
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,19 +13,6 @@ import (
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
 )
-
-// -update rewrites the golden files. Another test file of this package may
-// already define the flag; share it rather than register it twice.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files under testdata/")
-	}
-}
-
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // chars4 makes token arithmetic in tests exact: tok(n) is n tokens.
 func counter(t testing.TB) tokenize.Counter {

@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,9 +8,8 @@ import (
 	"testing"
 
 	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden .out files under testdata/")
 
 // loadAny loads a path as validate does: by the kind its content shows.
 func loadAny(p string) []diag.Diagnostic {
@@ -60,18 +58,7 @@ func TestGoldenBad(t *testing.T) {
 				t.Errorf("no diagnostics for a broken input")
 			}
 			out := strings.TrimSuffix(in, filepath.Ext(in)) + ".out"
-			if *update {
-				if err := os.WriteFile(out, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(out)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("diagnostics differ from %s\ngot:\n%s\nwant:\n%s", out, got, want)
-			}
+			golden.Check(t, out, []byte(got))
 			// Loading never changes the input.
 			if after, _ := os.ReadFile(in); string(after) != string(before) {
 				t.Errorf("%s was changed", in)

@@ -2,17 +2,14 @@ package testrun
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // goldenTargets are a run with every outcome: the fixtures' passing tests,
 // the failing fixture (every kind of expectation fails), and test files
@@ -49,23 +46,7 @@ func TestWritersGolden(t *testing.T) {
 		if err := w.Write(&b, rep); err != nil {
 			t.Fatalf("%s: %v", format, err)
 		}
-		golden := filepath.Join("testdata", "golden", "report."+format)
-		if *update {
-			if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run go test ./testrun -update)", err)
-		}
-		if !bytes.Equal(b.Bytes(), want) {
-			t.Errorf("%s output differs from %s (go test ./testrun -update to accept):\n%s", format, golden, b.String())
-		}
+		golden.Check(t, filepath.Join("testdata", "golden", "report."+format), b.Bytes())
 	}
 }
 

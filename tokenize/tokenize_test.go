@@ -1,7 +1,6 @@
 package tokenize
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,9 +9,9 @@ import (
 	"sync"
 	"testing"
 	"unicode/utf8"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+	"github.com/lorekit/lore/internal/golden"
+)
 
 func mustGet(t testing.TB, name string) Counter {
 	t.Helper()
@@ -103,19 +102,7 @@ func TestFixtureCounts(t *testing.T) {
 		fmt.Fprintf(&b, "%s\t%d\t%d\t%d\n", filepath.ToSlash(f),
 			mustGet(t, O200kBase).Count(s), mustGet(t, Cl100kBase).Count(s), mustGet(t, Chars4).Count(s))
 	}
-	golden := filepath.Join("testdata", "fixtures.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := b.String(); got != string(want) {
-		t.Errorf("fixture counts changed (go test ./tokenize -update to accept):\n got:\n%s\nwant:\n%s", got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", "fixtures.golden"), []byte(b.String()))
 }
 
 func TestTruncate(t *testing.T) {

@@ -2,7 +2,6 @@ package sillytavern
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,12 +10,11 @@ import (
 	"github.com/lorekit/lore/engine/lore"
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/internal/docexamples"
+	"github.com/lorekit/lore/internal/golden"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
 )
-
-var update = flag.Bool("update", false, "rewrite the prompts listed under docs/engines.md's SillyTavern examples, and their cases")
 
 const docsPath = "../../docs/engines.md"
 
@@ -44,7 +42,7 @@ func TestDocsExamples(t *testing.T) {
 	if err := docexamples.Check(rows, examples, "book.json", "chat.jsonl"); err != nil {
 		t.Fatalf("docs/engines.md, the SillyTavern section: %v", err)
 	}
-	docexamples.Compare(t, docsPath, lines, examples, *update, "engine/sillytavern",
+	docexamples.Compare(t, docsPath, lines, examples, golden.Update(), "engine/sillytavern",
 		func(ex docexamples.Example) []string { return docExample{ex}.listing(t) },
 		func(ex docexamples.Example) { docExample{ex}.checkCase(t) })
 }
@@ -103,7 +101,7 @@ func (ex docExample) checkCase(t *testing.T) {
 	if string(got) == string(want) {
 		return
 	}
-	if *update {
+	if golden.Update() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}

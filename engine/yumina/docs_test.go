@@ -1,7 +1,6 @@
 package yumina
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,10 +10,9 @@ import (
 
 	"github.com/lorekit/lore/engine/lore"
 	"github.com/lorekit/lore/internal/docexamples"
+	goldenfile "github.com/lorekit/lore/internal/golden"
 	"github.com/lorekit/lore/render"
 )
-
-var update = flag.Bool("update", false, "rewrite the prompts listed under docs/engines.md's Yumina examples")
 
 const docsPath = "../../docs/engines.md"
 
@@ -43,7 +41,7 @@ func TestDocsExamples(t *testing.T) {
 	if err := docexamples.Check(rows, parsed, "book.yaml"); err != nil {
 		t.Fatalf("docs/engines.md, the Yumina section: %v", err)
 	}
-	docexamples.Compare(t, docsPath, lines, parsed, *update, "engine/yumina",
+	docexamples.Compare(t, docsPath, lines, parsed, goldenfile.Update(), "engine/yumina",
 		func(ex docexamples.Example) []string { return docExample{ex}.listing(t) },
 		func(ex docexamples.Example) { docExample{ex}.checkCase(t) })
 }

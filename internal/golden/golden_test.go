@@ -18,13 +18,13 @@ func (r *recorder) Helper()                           {}
 
 func TestCheck(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "sub", "g.txt")
-	Check(t, p, []byte("one\n"), true)
+	check(t, p, []byte("one\n"), true)
 	if b, _ := os.ReadFile(p); string(b) != "one\n" {
 		t.Fatalf("update wrote %q", b)
 	}
-	Check(t, p, []byte("one\n"), false)
+	check(t, p, []byte("one\n"), false)
 	r := &recorder{TB: t}
-	Check(r, p, []byte("two\n"), false)
+	check(r, p, []byte("two\n"), false)
 	if !strings.Contains(r.failed, "differs") {
 		t.Errorf("a different output passed")
 	}
