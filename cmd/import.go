@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/lorekit/lore/canon"
 	"github.com/lorekit/lore/diag"
@@ -55,7 +56,7 @@ own engine instead, and the report lists them.`,
   lore import default_Seraphina.png -o seraphina/
   lore import world.lorebook -o world.json`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error { return runImport(iox, &opts, args[0]) },
+		RunE: func(c *cobra.Command, args []string) error { return runImport(iox, &opts, args[0], c.Flags()) },
 	}
 	f := c.Flags()
 	f.StringVarP(&opts.out, "output", "o", "", "write to this folder or file instead of stdout")
@@ -102,7 +103,7 @@ func loadForConvert(iox *IO, path, colorMode string) (*schema.Lorebook, error) {
 	return lb, nil
 }
 
-func runImport(iox *IO, opts *importOptions, path string) error {
+func runImport(iox *IO, opts *importOptions, path string, flags *pflag.FlagSet) error {
 	switch opts.format {
 	case "", canon.YAML, canon.JSON:
 	default:
@@ -141,9 +142,11 @@ func runImport(iox *IO, opts *importOptions, path string) error {
 	if err := opts.loss.check(); err != nil {
 		return err
 	}
-	if opts.engine != "" {
-		if _, err := engine.Get(opts.engine); err != nil {
-			return usageErr("--engine: %v", err)
+	// --engine, or LORE_ENGINE as for every command that takes --engine.
+	asked, askedFrom := newResolver(flags).Engine()
+	if asked != "" {
+		if _, err := engine.Get(asked); err != nil {
+			return usageErr("%s: %v", askedFrom, err)
 		}
 	}
 	lb, err := loadForConvert(iox, path, opts.color)
@@ -153,7 +156,7 @@ func runImport(iox *IO, opts *importOptions, path string) error {
 	// A book made for an engine lore simulates keeps rendering as that engine
 	// would, as it did when read directly (unless --engine says otherwise);
 	// the loss report is about the engine the book will render with.
-	name, _ := engine.Choose(opts.engine, lb)
+	name, _ := engine.Choose(asked, lb)
 	if err := opts.loss.print(iox.Stderr, formats.ImportReportFor(lb, name), false); err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/lorekit/lore/lint"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/settings"
 	"github.com/lorekit/lore/tokenize"
 	"github.com/spf13/pflag"
 )
@@ -49,16 +50,20 @@ type chat struct {
 }
 
 // loadChat loads the lorebook, transcript and variables file and resolves the
-// settings (flags > manifest > .lore.yaml > defaults). Problems in the inputs are
-// printed on stderr as file:line:col; they stop the command, with exit 2 when a
-// file cannot be read and 1 when it reads but has errors, because a prompt built
-// from a half-understood lorebook would mislead more than it helps.
+// settings (settings.Resolver: flags and LORE_* variables > manifest >
+// .lore.yaml > defaults). Problems in the inputs are printed on stderr as
+// file:line:col; they stop the command, with exit 2 when a file cannot be
+// read (or a configuration or --st-settings file has errors) and 1 when it
+// reads but has errors, because a prompt built from a half-understood
+// lorebook would mislead more than it helps. The engine's own settings are
+// decoded by chat.decode, once, after the command has adjusted them.
 func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) (*chat, error) {
+	res := newResolver(f)
 	// Every caller counts tokens: the vocabulary decodes on the other core
 	// while the book is read (a manifest that names another tokenizer only
 	// wastes that work).
-	if f.Changed("tokenizer") {
-		tokenize.Preload(o.tokenizer)
+	if t := res.Tokenizer(); t != "" {
+		tokenize.Preload(t)
 	} else {
 		tokenize.Preload(tokenize.Default)
 	}
@@ -90,18 +95,16 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) 
 			vars = v.Values
 		}
 	}
-	cfgPath := o.config
-	if cfgPath == "" {
-		cfgPath = lint.FindConfig(path)
+	cfg, cfgPath, ds, err := res.FileFor(path)
+	note(cfgPath, ds, err)
+	if cfgPath != "" && (err != nil || len(ds) > 0) {
+		unreadable = true // a broken configuration is a usage error, as in lint
 	}
-	cfg := &lint.Config{}
-	if cfgPath != "" {
-		c, ds, err := loadConfigFile(cfgPath)
-		note(cfgPath, ds, err)
-		if c != nil && err == nil && len(ds) == 0 {
-			cfg = c
-		} else {
-			unreadable = true // a broken configuration is a usage error, as in lint
+	est, ds, err := res.EngineSettings()
+	if p, _ := res.EngineSettingsPath(); p != "" {
+		note(p, ds, err)
+		if len(ds) > 0 {
+			unreadable = true // a broken --st-settings file too: it is not the lorebook's
 		}
 	}
 
@@ -115,90 +118,57 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) 
 		return nil, exitCode(ExitFindings)
 	}
 
-	s := cfg.Settings(book)
-	if f.Changed("context") {
-		if o.context <= 0 {
-			return nil, usageErr("--context must be a positive number of tokens, not %d", o.context)
-		}
-		s.ContextTokens = o.context
+	r, err := res.Resolve(book, cfg, est)
+	if err != nil {
+		return nil, usageErr("%v", err)
 	}
-	if f.Changed("reserve") {
-		if o.reserve < 0 {
-			return nil, usageErr("--reserve must not be negative, not %d", o.reserve)
-		}
-		s.ResponseReserve = o.reserve
+	if err := r.CheckRoom(); err != nil {
+		return nil, usageErr("%v", err)
 	}
-	if err := checkRoom(s, f, cfg, book); err != nil {
-		return nil, err
-	}
-	if f.Changed("tokenizer") {
-		s.Tokenizer = o.tokenizer
-	}
-	if s.Tokenizer == "" {
-		s.Tokenizer = tokenize.Default
-	}
+	s := r.Settings
 	counter, err := tokenize.Get(s.Tokenizer)
 	if err != nil {
 		return nil, usageErr("%v", err)
 	}
-	eng, err := pickEngine(iox, o.engine, book)
+	eng, err := pickEngine(iox, r.Engine, r.EngineFrom, book)
 	if err != nil {
 		return nil, err
 	}
+	if est != nil && eng.Name() != "sillytavern" {
+		_, from := res.EngineSettingsPath()
+		return nil, usageErr("%s is for --engine sillytavern; this command uses %s", from, eng.Name())
+	}
 	in := &render.Input{Book: book, Transcript: tr, Vars: vars, Settings: s, Seed: o.seed, Counter: counter,
 		EngineSettings: s.Engines[eng.Name()]}
-	if o.stSettings != "" {
-		if eng.Name() != "sillytavern" {
-			return nil, usageErr("--st-settings is for --engine sillytavern; this command uses %s", eng.Name())
-		}
-		if in.EngineSettings, err = stSettings(o.stSettings, in.EngineSettings); err != nil {
-			return nil, err
-		}
-	}
 	return &chat{in: in, eng: eng}, nil
 }
 
-// pickEngine is --engine, else the manifest's settings.engine, else the
-// engine of the format the book was read from (a SillyTavern book or card
-// read directly renders as SillyTavern would, said on stderr), else lore's.
-func pickEngine(iox *IO, flag string, book *schema.Lorebook) (render.Engine, error) {
-	name, byFormat := engine.Choose(flag, book)
+// decode has the engine decode its own settings (settings.sillytavern with
+// --st-settings's keys, settings.yumina) once, for every render of the chat.
+func (ch *chat) decode() { render.DecodeEngineSettings(ch.eng, ch.in) }
+
+// newResolver is the settings resolver of a command with flags f: its
+// .lore.yaml files are read as --config's are, with the rule ids checked.
+func newResolver(f *pflag.FlagSet) *settings.Resolver { return settings.New(f, loadConfigFile) }
+
+// pickEngine is --engine (or LORE_ENGINE: asked, from), else the manifest's
+// settings.engine, else the engine of the format the book was read from (a
+// SillyTavern book or card read directly renders as SillyTavern would, said
+// on stderr), else lore's.
+func pickEngine(iox *IO, asked string, from settings.Source, book *schema.Lorebook) (render.Engine, error) {
+	name, byFormat := engine.Choose(asked, book)
 	if byFormat {
 		fmt.Fprintf(iox.Stderr, "lore: %s is a %s file: rendering as %s would (--engine %s to change)\n",
 			book.Path, book.Format, engine.Title(name), engine.Default)
 	}
 	eng, err := engine.Get(name)
 	if err != nil {
-		if flag != "" {
-			return nil, usageErr("--engine: %v", err)
+		if asked != "" {
+			return nil, usageErr("%s: %v", from, err)
 		}
 		return nil, usageErr("%s: settings.engine: %v", book.Path, err)
 	}
 	return eng, nil
-}
-
-// checkRoom refuses settings that leave nothing for the prompt: a response
-// reserve as large as the context window. The message says where each value
-// comes from (a flag, the manifest with its position, .lore.yaml or lore's
-// default), since that is what the user has to change.
-func checkRoom(s schema.Settings, f *pflag.FlagSet, cfg *lint.Config, book *schema.Lorebook) error {
-	if s.ResponseReserve < s.ContextTokens {
-		return nil
-	}
-	from := func(flag, key string) string {
-		if f.Changed(flag) {
-			return "--" + flag
-		}
-		if p, ok := book.Manifest.Settings.Fields[key]; ok {
-			return fmt.Sprintf("settings.%s at %s", key, p)
-		}
-		if cfg.Path != "" && (key == "contextTokens" && cfg.ContextTokens > 0 || key == "responseReserve" && cfg.ResponseReserve > 0) {
-			return fmt.Sprintf("%s in %s", key, cfg.Path)
-		}
-		return "lore's default"
-	}
-	return usageErr("the response reserve (%d tokens, %s) is not below the context window (%d tokens, %s): nothing is left for the prompt; raise the context or lower the reserve",
-		s.ResponseReserve, from("reserve", "responseReserve"), s.ContextTokens, from("context", "contextTokens"))
 }
 
 // printErrors prints the error-level diagnostics of the inputs (warnings and

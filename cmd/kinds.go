@@ -13,6 +13,7 @@ import (
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/lint"
 	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/settings"
 )
 
 // What a file named on the command line is, when that is clear from its content.
@@ -24,7 +25,7 @@ const (
 
 // kindNames say a kind in a sentence; kindFlags, where a file of that kind goes.
 var (
-	kindNames = map[string]string{kindLorebook: "a lorebook", kindTranscript: "a transcript", kindVars: "a variables file", "config": "a " + lint.ConfigName}
+	kindNames = map[string]string{kindLorebook: "a lorebook", kindTranscript: "a transcript", kindVars: "a variables file", "config": "a " + settings.FileName}
 	kindFlags = map[string]string{kindLorebook: "as the LOREBOOK argument", kindTranscript: "with --transcript", kindVars: "with --vars"}
 )
 
@@ -143,7 +144,7 @@ func loadTranscriptFile(p string) (*schema.Transcript, []diag.Diagnostic, error)
 
 // loadConfigFile loads a .lore.yaml (given to --config, or found upward): a
 // missing file or a folder is said as for every other file.
-func loadConfigFile(p string) (*lint.Config, []diag.Diagnostic, error) {
+func loadConfigFile(p string) (*settings.File, []diag.Diagnostic, error) {
 	if st, err := os.Stat(p); err != nil || st.IsDir() {
 		_, err := schema.ReadFile(p) // "no such file or folder", "is a folder, not a file"
 		return nil, nil, err
@@ -151,7 +152,7 @@ func loadConfigFile(p string) (*lint.Config, []diag.Diagnostic, error) {
 	if err := wrongKind(p, "--config", "config"); err != nil {
 		return nil, nil, err
 	}
-	return lint.LoadConfig(p)
+	return settings.LoadFile(p, lint.KnownRule)
 }
 
 // oneLorebook is the argument check of render and tokens. A second path is

@@ -127,27 +127,24 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 	if opts.fix && opts.writeBaseline {
 		return usageErr("--fix and --write-baseline cannot be used together: fix first, then write the baseline")
 	}
-	if flags.Changed("context") && opts.context <= 0 {
-		return usageErr("--context must be a positive number of tokens, not %d", opts.context)
+	// The settings flags and their LORE_* variables, checked before
+	// anything is read.
+	res := newResolver(flags)
+	if err := res.Check(); err != nil {
+		return usageErr("%v", err)
 	}
-	if opts.engine != "" {
-		if _, err := engine.Get(opts.engine); err != nil {
-			return usageErr("--engine: %v", err)
+	asked, askedFrom := res.Engine()
+	if asked != "" {
+		if _, err := engine.Get(asked); err != nil {
+			return usageErr("%s: %v", askedFrom, err)
 		}
 	}
 	// required-over-cap counts the always-sent text: the vocabulary decodes
 	// on the other core while the books are read.
 	tokenize.Preload(tokenize.Default)
-	var stFile map[string]any
-	if opts.stSettings != "" {
-		if opts.engine != "" && opts.engine != "sillytavern" {
-			return usageErr("--st-settings is for --engine sillytavern, not %s", opts.engine)
-		}
-		m, err := stSettings(opts.stSettings, nil)
-		if err != nil {
-			return err
-		}
-		stFile = m
+	stPath, stFrom := res.EngineSettingsPath()
+	if stPath != "" && asked != "" && asked != "sillytavern" {
+		return usageErr("%s is for --engine sillytavern, not %s", stFrom, asked)
 	}
 	for _, id := range opts.enable {
 		if r := lint.RuleByID(id); r == nil {
@@ -190,42 +187,39 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 		}
 	}
 
+	// --st-settings's file is SillyTavern's settings for every book: read
+	// and checked once, its problems at their line in it.
+	est, ds, err := res.EngineSettings()
+	if stPath != "" {
+		all = append(all, ds...)
+		if err != nil {
+			all = append(all, schema.ErrorDiagnostics(stPath, err)...)
+		}
+		unusable = unusable || err != nil || len(ds) > 0
+	}
+
 	// Every configuration is read before any rule runs: a broken one would
 	// silently change what is reported, so its problems are shown alone and
 	// the run stops with the usage exit code.
 	configs := map[string]*lint.Config{} // by config path, each parsed once
 	cfgOf := make([]*lint.Config, len(paths))
 	for i, p := range paths {
-		cfgPath := opts.config
-		if cfgPath == "" {
-			cfgPath = lint.FindConfig(p)
-		}
+		file, cfgPath, ds, err := res.FileFor(p)
 		if c, ok := configs[cfgPath]; ok {
 			cfgOf[i] = c
 			continue
 		}
 		c := &lint.Config{}
-		if cfgPath != "" {
-			loaded, ds, err := loadConfigFile(cfgPath)
-			switch {
-			case err != nil:
-				unusable = true
-				all = append(all, schema.ErrorDiagnostics(cfgPath, err)...)
-			case len(ds) > 0:
-				unusable = true
-				all = append(all, ds...)
-			default:
-				c = loaded
-			}
-		}
-		if opts.context > 0 {
-			c = c.WithContext(opts.context)
-		}
-		if opts.engine != "" {
-			c = c.WithEngine(opts.engine)
-		}
-		if stFile != nil {
-			c = c.WithEngineSettings("sillytavern", stFile)
+		switch {
+		case cfgPath == "":
+		case err != nil:
+			unusable = true
+			all = append(all, schema.ErrorDiagnostics(cfgPath, err)...)
+		case len(ds) > 0:
+			unusable = true
+			all = append(all, ds...)
+		default:
+			c = lint.NewConfig(file)
 		}
 		if len(opts.enable) > 0 {
 			c = c.WithEnabled(opts.enable)
@@ -254,7 +248,8 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 				continue
 			}
 			files += max(len(book.Files), 1)
-			books[i], found[i] = book, lint.RunWith(book, vars, cfgOf[i], ds)
+			r, _ := res.Resolve(book, cfgOf[i].File, est) // its error is Check's, seen above
+			books[i], found[i] = book, lint.RunWith(book, vars, cfgOf[i].WithSettings(r), ds)
 			out = append(out, found[i]...)
 		}
 		return out, files, bad, books, found

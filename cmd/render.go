@@ -106,6 +106,7 @@ func runRender(iox *IO, c *cobra.Command, opts *renderOptions, path string) erro
 	if err := opts.modes.applySettings(c.Flags(), ch); err != nil {
 		return err
 	}
+	ch.decode()
 	switch {
 	case opts.modes.runs > 0:
 		return renderRuns(iox, ch, &opts.modes, opts.format, on)

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
-	"gopkg.in/yaml.v3"
 
 	"github.com/lorekit/lore/output"
 	"github.com/lorekit/lore/render"
@@ -66,25 +65,6 @@ func (o *renderModes) applySettings(f *pflag.FlagSet, ch *chat) error {
 	delete(settings, "seed") // decided here: --seed, else the settings' seed
 	ch.in.EngineSettings = settings
 	return nil
-}
-
-// stSettings reads an --st-settings file (settings.sillytavern as a JSON or
-// YAML object) and lays it over base, key by key, in a new map.
-func stSettings(path string, base map[string]any) (map[string]any, error) {
-	data, err := schema.ReadFile(path)
-	if err != nil {
-		return nil, usageErr("--st-settings: %v", err)
-	}
-	var file map[string]any
-	if err := yaml.Unmarshal(data, &file); err != nil {
-		return nil, usageErr("--st-settings: %s: not a JSON or YAML object: %v", path, err)
-	}
-	out := maps.Clone(base)
-	if out == nil {
-		out = map[string]any{}
-	}
-	maps.Copy(out, file)
-	return out, nil
 }
 
 // lengths are the chat prefixes to generate at: --turns-at's list, or for

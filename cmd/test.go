@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"gopkg.in/yaml.v3"
 
 	"github.com/lorekit/lore/diag"
@@ -69,7 +70,7 @@ Exit codes: 0 every case passed, 1 a case failed (or its lorebook has errors),
   lore test -u                       # write or update snapshots
   lore test --format junit > lore-test.xml
   lore test --engine sillytavern`,
-		RunE: func(c *cobra.Command, args []string) error { return runTest(iox, opts, args) },
+		RunE: func(c *cobra.Command, args []string) error { return runTest(iox, opts, args, c.Flags()) },
 	}
 	f := c.Flags()
 	f.StringVar(&opts.format, "format", "text", "output format: "+strings.Join(testrun.Formats(), ", "))
@@ -82,7 +83,7 @@ Exit codes: 0 every case passed, 1 a case failed (or its lorebook has errors),
 	return c
 }
 
-func runTest(iox *IO, opts *testOptions, paths []string) error {
+func runTest(iox *IO, opts *testOptions, paths []string, flags *pflag.FlagSet) error {
 	on, err := useColor(iox, opts.color)
 	if err != nil {
 		return err
@@ -91,10 +92,12 @@ func runTest(iox *IO, opts *testOptions, paths []string) error {
 	if err != nil {
 		return usageErr("--format: %v", err)
 	}
-	o := testrun.Options{Engine: opts.engine, Update: opts.update}
-	if opts.engine != "" {
-		if _, err := engine.Get(opts.engine); err != nil {
-			return usageErr("--engine: %v", err)
+	res := newResolver(flags)
+	asked, askedFrom := res.Engine()
+	o := testrun.Options{Engine: asked, Update: opts.update, Settings: res}
+	if asked != "" {
+		if _, err := engine.Get(asked); err != nil {
+			return usageErr("%s: %v", askedFrom, err)
 		}
 	}
 	if opts.run != "" {
@@ -102,12 +105,12 @@ func runTest(iox *IO, opts *testOptions, paths []string) error {
 			return usageErr("--run: %v", err)
 		}
 	}
-	if opts.config != "" {
+	if p, _ := res.ConfigPath(); p != "" {
 		// A broken configuration would silently change every case's
 		// settings: its problems are shown alone, with the usage exit code.
-		cfg, ds, err := loadConfigFile(opts.config)
+		_, _, ds, err := res.FileFor(p)
 		if err != nil {
-			ds = append(ds, schema.ErrorDiagnostics(opts.config, err)...)
+			ds = append(ds, schema.ErrorDiagnostics(p, err)...)
 		}
 		if len(ds) > 0 {
 			if err := printErrors(iox.Stderr, ds, on); err != nil {
@@ -115,7 +118,6 @@ func runTest(iox *IO, opts *testOptions, paths []string) error {
 			}
 			return exitCode(ExitUsage)
 		}
-		o.Config = cfg
 	}
 	if len(paths) == 0 {
 		paths = []string{"."}

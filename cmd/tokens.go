@@ -62,6 +62,7 @@ func runTokens(cmd *cobra.Command, iox *IO, opts *tokensOptions, path string) er
 	if err != nil {
 		return err
 	}
+	ch.decode()
 
 	if sizer, ok := ch.eng.(render.Sizer); ok && opts.transcript == "" {
 		sz := sizer.SizeUp(ch.in)

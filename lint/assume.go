@@ -5,6 +5,7 @@ import (
 
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/settings"
 
 	"github.com/lorekit/lore/match"
 )
@@ -20,7 +21,7 @@ type Engine struct {
 	// Name is the engine the findings are about ("lore").
 	Name string
 	// ContextFrom says where Settings.ContextTokens came from, for messages.
-	ContextFrom ContextSource
+	ContextFrom settings.Source
 	// CardBudget measures the tokens one triggered entry may take at most;
 	// nil means lore's own budget (render's story-card share).
 	CardBudget func(*Context) CardBudget
@@ -62,20 +63,9 @@ type CardBudget struct {
 	Then string
 }
 
-// ContextSource is where the context size came from.
-type ContextSource int
-
-const (
-	// ContextDefault is lore's default (8192): the lorebook sets none.
-	ContextDefault ContextSource = iota
-	ContextManifest
-	ContextConfig
-	ContextFlag
-)
-
 // loreEngine is lore's own engine (render), with the context size from where it
 // came from.
-func loreEngine(from ContextSource) Engine {
+func loreEngine(from settings.Source) Engine {
 	return Engine{Name: "lore", ContextFrom: from, WordRune: match.IsWordRune}
 }
 
@@ -83,13 +73,13 @@ func loreEngine(from ContextSource) Engine {
 // from, so a finding measured against a default nobody chose says so.
 func (c *Context) contextSays() string {
 	n := c.Settings.ContextTokens
-	switch c.Engine.ContextFrom {
-	case ContextManifest:
+	switch from := c.Engine.ContextFrom; from.Kind {
+	case settings.Manifest:
 		return fmt.Sprintf("the context of %d tokens set in the manifest", n)
-	case ContextConfig:
+	case settings.FromFile:
 		return fmt.Sprintf("the context of %d tokens set in .lore.yaml", n)
-	case ContextFlag:
-		return fmt.Sprintf("the context of %d tokens given with --context", n)
+	case settings.Flag, settings.Env:
+		return fmt.Sprintf("the context of %d tokens given with %s", n, from.Name)
 	}
 	return fmt.Sprintf("lore's default context of %d tokens (the lorebook sets none: pass --context, or set contextTokens in .lore.yaml)", n)
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/settings"
+	"github.com/spf13/pflag"
 )
 
 // The budget rules name the context they measured against and where it came
@@ -39,11 +41,11 @@ func TestBudgetRulesSayTheirContext(t *testing.T) {
 		!strings.Contains(got[0], "lore's default context of 8192 tokens (the lorebook sets none") {
 		t.Errorf("default context: want one finding on saga saying so, got %q", got)
 	}
-	got = over(lines(book(), (&Config{ContextTokens: 16384}).WithContext(0)))
+	got = over(lines(book(), &Config{File: &settings.File{ContextTokens: 16384}}))
 	if len(got) != 0 {
 		t.Errorf("a 16384-token context from .lore.yaml fits the card, got %q", got)
 	}
-	got = over(lines(book(), &Config{ContextTokens: 4096}))
+	got = over(lines(book(), &Config{File: &settings.File{ContextTokens: 4096}}))
 	if len(got) != 1 || !strings.Contains(got[0], "the context of 4096 tokens set in .lore.yaml") {
 		t.Errorf(".lore.yaml context: %q", got)
 	}
@@ -51,7 +53,7 @@ func TestBudgetRulesSayTheirContext(t *testing.T) {
 	b.Manifest.Settings = schema.DefaultSettings()
 	b.Manifest.Settings.ContextTokens = 4096
 	b.Manifest.Settings.Fields = map[string]schema.Pos{"contextTokens": {File: "book.yaml", Line: 3, Col: 18}}
-	got = over(lines(b, (&Config{}).WithContext(6000)))
+	got = over(lines(b, (&Config{}).WithSettings(withFlags(t, b, "--context", "6000"))))
 	if len(got) != 1 || !strings.Contains(got[0], "the context of 6000 tokens given with --context") {
 		t.Errorf("--context wins over the manifest: %q", got)
 	}
@@ -187,4 +189,20 @@ func TestForeignAdviceAndFolding(t *testing.T) {
 	if !strings.Contains(folded, `4 entries have no keys and forceActivation is false, so they can never be sent; add keys or set forceActivation: true: "place-0", "place-1", "place-2", "place-3" [unreachable-entry]`) {
 		t.Errorf("want one folded line, got:\n%s", folded)
 	}
+}
+
+// withFlags is b's settings as a command resolves them with these settings
+// flags on its command line.
+func withFlags(t *testing.T, b *schema.Lorebook, args ...string) *settings.Resolved {
+	t.Helper()
+	fs := pflag.NewFlagSet("lint", pflag.ContinueOnError)
+	fs.Int("context", 0, "")
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	r, err := settings.New(fs, nil).Resolve(b, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

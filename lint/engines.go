@@ -10,38 +10,20 @@ import (
 	"github.com/lorekit/lore/engine/yumina"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/settings"
 )
 
-// engineName is the engine the lint judges by: --engine (Config.WithEngine),
+// engineName is the engine the lint judges by: --engine (or LORE_ENGINE),
 // else the manifest's settings.engine, else the engine of the format the book
 // was read from, else lore's.
-func (c *Config) engineName(book *schema.Lorebook) string {
-	name, _ := engine.Choose(c.engine, book)
+func engineName(res *settings.Resolved, book *schema.Lorebook) string {
+	name, _ := engine.Choose(res.Engine, book)
 	return name
-}
-
-// WithEngineSettings returns a copy of c in which the named engine's settings
-// are laid over the manifest's settings.<engine>, key by key (--st-settings).
-func (c *Config) WithEngineSettings(name string, m map[string]any) *Config {
-	cp := *c
-	cp.engineSettings = maps.Clone(c.engineSettings)
-	if cp.engineSettings == nil {
-		cp.engineSettings = map[string]map[string]any{}
-	}
-	cp.engineSettings[name] = m
-	return &cp
-}
-
-// WithEngine returns a copy of c that judges by the named engine (--engine).
-func (c *Config) WithEngine(name string) *Config {
-	cp := *c
-	cp.engine = name
-	return &cp
 }
 
 // engineFor builds what the rules assume of the named engine. An unknown
 // name (a manifest the schema already reported) judges by lore's.
-func engineFor(cfg *Config, name string, book *schema.Lorebook, vars *schema.Vars, s schema.Settings, from ContextSource) Engine {
+func engineFor(name string, book *schema.Lorebook, vars *schema.Vars, s schema.Settings, from settings.Source) Engine {
 	eng := loreEngine(from)
 	if name == engine.Default {
 		return eng
@@ -50,15 +32,11 @@ func engineFor(cfg *Config, name string, book *schema.Lorebook, vars *schema.Var
 	if err != nil {
 		return eng
 	}
+	// s.Engines has --st-settings's keys laid over the manifest's already
+	// (settings.Resolver); the engine decodes them once for every question
+	// below.
 	in := &render.Input{Book: book, Settings: s, EngineSettings: s.Engines[name]}
-	if over := cfg.engineSettings[name]; over != nil {
-		merged := maps.Clone(in.EngineSettings)
-		if merged == nil {
-			merged = map[string]any{}
-		}
-		maps.Copy(merged, over)
-		in.EngineSettings = merged
-	}
+	render.DecodeEngineSettings(e, in)
 	if vars != nil {
 		in.Vars = vars.Values
 	}

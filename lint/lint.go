@@ -1,7 +1,8 @@
 // Package lint owns lore's lint rules (SPEC §6): the registry of rules with their
 // ids, default severities and docs anchors, the engine that runs them over a loaded
-// lorebook, per-entry `lint: {ignore: [...]}` suppressions, the `.lore.yaml`
-// configuration (rule levels, ignored paths, budget defaults), baselines, and the
+// lorebook, per-entry `lint: {ignore: [...]}` suppressions, what `.lore.yaml`
+// says to lint (rule levels, ignored paths; package settings reads the file and
+// resolves the settings), baselines, and the
 // mechanical fixes of `lore lint --fix`. It must not read lorebooks (callers pass
 // a loaded *schema.Lorebook), print anything, or re-implement matching,
 // activation or budgeting: it asks match and render.
@@ -116,9 +117,9 @@ func RunWith(book *schema.Lorebook, vars *schema.Vars, cfg *Config, loaded []dia
 				rejected[d.Pos()] = true
 			}
 		}
-		settings, from := cfg.settings(book)
-		ctx := &Context{Book: book, Vars: vars, Settings: settings,
-			Engine: engineFor(cfg, cfg.engineName(book), book, vars, settings, from),
+		res := cfg.settings(book)
+		ctx := &Context{Book: book, Vars: vars, Settings: res.Settings,
+			Engine: engineFor(engineName(res, book), book, vars, res.Settings, res.From("contextTokens")),
 			shared: &shared{}, rejected: rejected}
 		ctx.prepare()
 		for i := range registry {

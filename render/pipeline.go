@@ -30,6 +30,33 @@ type Input struct {
 	// settings file given on the command line. Engines without settings of
 	// their own ignore it.
 	EngineSettings map[string]any
+	// EngineConfig is EngineSettings as the engine decoded it, once, when
+	// the inputs were loaded (DecodeEngineSettings); nil means the engine
+	// decodes EngineSettings itself (an Input built by hand).
+	EngineConfig any
+}
+
+// SettingsDecoder is an engine with a settings object of its own
+// (settings.sillytavern, settings.yumina): DecodeSettings checks and decodes
+// in.EngineSettings into the value it reads back from Input.EngineConfig, so
+// that a command, lint's questions and every render of a test case share one
+// decoding.
+type SettingsDecoder interface {
+	DecodeSettings(in *Input) (any, error)
+}
+
+// DecodeEngineSettings sets in.EngineConfig when e decodes settings of its
+// own. Settings it refuses leave EngineConfig nil, so that the engine says
+// why where it always has: a render of in fails with the reason, lint's
+// questions assume the engine's defaults.
+func DecodeEngineSettings(e Engine, in *Input) {
+	d, ok := e.(SettingsDecoder)
+	if !ok {
+		return
+	}
+	if v, err := d.DecodeSettings(in); err == nil {
+		in.EngineConfig = v
+	}
 }
 
 // Trigger says what brought an entry in.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/settings"
 )
 
 func writeFile(t *testing.T, path, text string) {
@@ -88,7 +89,7 @@ cases:
 	}
 	base := schema.DefaultSettings()
 	base.Engines = map[string]map[string]any{"sillytavern": {"depth": 1.0}}
-	s := settings(base, one.Settings)
+	s := settings.Over(base, one.Settings)
 	if s.ContextTokens != 4096 || s.Shares.Cards != 0.5 || s.Shares.History != 0.5 || s.ResponseReserve != 1024 {
 		t.Errorf("settings %+v", s)
 	}

@@ -9,9 +9,9 @@ import (
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/engine"
 	"github.com/lorekit/lore/formats"
-	"github.com/lorekit/lore/lint"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/settings"
 	"github.com/lorekit/lore/tokenize"
 )
 
@@ -43,7 +43,8 @@ func (c *memo[T]) get(key string, load func() (T, []diag.Diagnostic, error)) (T,
 	return l.v, l.ds, l.err
 }
 
-// book is a loaded lorebook with the .lore.yaml settings that apply to it.
+// book is a loaded lorebook with its settings: the manifest's over the
+// .lore.yaml that applies to it, over lore's defaults.
 type book struct {
 	lb       *schema.Lorebook
 	settings schema.Settings
@@ -53,12 +54,12 @@ type book struct {
 type loader struct {
 	// getEngine is engine.Get; tests give engines of their own.
 	getEngine func(name string) (render.Engine, error)
-	// config, when set, is every lorebook's configuration (--config).
-	config *lint.Config
+	// settings finds each lorebook's .lore.yaml (or --config's) and
+	// resolves its settings.
+	settings *settings.Resolver
 
 	books       memo[*book]
 	engines     memo[render.Engine] // one per name: an engine may keep per-lorebook indexes between renders
-	configs     memo[*lint.Config]
 	transcripts memo[*schema.Transcript]
 	varFiles    memo[map[string]any]
 }
@@ -109,18 +110,16 @@ func (l *loader) book(path string) (*book, *inputError) {
 		if err != nil || lb == nil {
 			return nil, ds, err
 		}
-		cfg := &lint.Config{}
-		if l.config != nil {
-			cfg = l.config
-		} else if cp := lint.FindConfig(path); cp != "" {
-			c, cds, err := l.configs.get(cp, func() (*lint.Config, []diag.Diagnostic, error) { return lint.LoadConfig(cp) })
-			if ie := check("the configuration", cp, cds, err); ie != nil {
-				// A broken .lore.yaml would silently change the settings.
-				return nil, append(ds, ie.ds...), errUnreadable
-			}
-			cfg = c
+		cfg, cp, cds, err := l.settings.FileFor(path)
+		if ie := check("the configuration", cp, cds, err); ie != nil {
+			// A broken .lore.yaml would silently change the settings.
+			return nil, append(ds, ie.ds...), errUnreadable
 		}
-		return &book{lb: lb, settings: cfg.Settings(lb)}, ds, nil
+		r, err := l.settings.Resolve(lb, cfg, nil)
+		if err != nil {
+			return nil, ds, err
+		}
+		return &book{lb: lb, settings: r.Settings}, ds, nil
 	})
 	if errors.Is(err, errUnreadable) {
 		return nil, &inputError{msg: "the configuration of " + path + " has errors", ds: ds, unreadable: true}
@@ -171,48 +170,6 @@ func (l *loader) vars(srcs []VarsSource) (map[string]any, *inputError) {
 	return out, nil
 }
 
-// settings lays the test file's and the case's settings over the lorebook's,
-// key by key; an engine's own settings object merges key by key too.
-func settings(base schema.Settings, layers []schema.Settings) schema.Settings {
-	s := base
-	s.Engines = map[string]map[string]any{}
-	for name, obj := range base.Engines {
-		s.Engines[name] = maps.Clone(obj)
-	}
-	for _, l := range layers {
-		for key := range l.Fields {
-			switch key {
-			case "contextTokens":
-				s.ContextTokens = l.ContextTokens
-			case "responseReserve":
-				s.ResponseReserve = l.ResponseReserve
-			case "tokenizer":
-				s.Tokenizer = l.Tokenizer
-			case "requiredCap":
-				s.RequiredCap = l.RequiredCap
-			case "recursionLimit":
-				s.RecursionLimit = l.RecursionLimit
-			case "shares.cards":
-				s.Shares.Cards = l.Shares.Cards
-			case "shares.history":
-				s.Shares.History = l.Shares.History
-			case "shares.memory":
-				s.Shares.Memory = l.Shares.Memory
-			}
-		}
-		for name, obj := range l.Engines {
-			if s.Engines[name] == nil {
-				s.Engines[name] = map[string]any{}
-			}
-			maps.Copy(s.Engines[name], obj)
-		}
-	}
-	if s.Tokenizer == "" {
-		s.Tokenizer = tokenize.Default
-	}
-	return s
-}
-
 // prepared is what a case renders: the input of its last (longest) turn, the
 // engine, and each turn's chat length.
 type prepared struct {
@@ -238,7 +195,8 @@ func (l *loader) prepare(c *Case, override string) (*prepared, *inputError) {
 	if ie != nil {
 		return nil, ie
 	}
-	s := settings(b.settings, c.Settings)
+	// The test file's and the case's settings over the lorebook's, key by key.
+	s := settings.Over(b.settings, c.Settings)
 	if s.ResponseReserve >= s.ContextTokens {
 		return nil, &inputError{pos: settingPos(c, "contextTokens", "responseReserve"), unreadable: true,
 			msg: fmt.Sprintf("the response reserve (%d tokens) is not below the context window (%d tokens): nothing is left for the prompt",
@@ -287,6 +245,7 @@ func (l *loader) prepare(c *Case, override string) (*prepared, *inputError) {
 	}
 	in := &render.Input{Book: b.lb, Transcript: &full, Vars: vars, Settings: s, Seed: c.Seed,
 		Counter: counter, EngineSettings: s.Engines[eng.Name()]}
+	render.DecodeEngineSettings(eng, in) // once for every turn and run of the case
 	return &prepared{in: in, eng: eng, lengths: lengths}, nil
 }
 

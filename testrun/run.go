@@ -11,9 +11,9 @@ import (
 
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/engine"
-	"github.com/lorekit/lore/lint"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/settings"
 )
 
 // Options are `lore test`'s flags.
@@ -26,9 +26,10 @@ type Options struct {
 	Run *regexp.Regexp
 	// Jobs is how many cases run at once; 0 means GOMAXPROCS.
 	Jobs int
-	// Config, when set, is the .lore.yaml of every lorebook (--config),
-	// instead of the one found upward from each.
-	Config *lint.Config
+	// Settings resolves each lorebook's settings: its .lore.yaml (found
+	// upward from it, or --config's) and the command line's; nil: the
+	// .lore.yaml found upward, read without checking rule ids.
+	Settings *settings.Resolver
 }
 
 // Target is a test file to run. When Only is set (a lorebook named on the
@@ -45,7 +46,11 @@ func Run(targets []Target, o Options) *Report {
 }
 
 func run(targets []Target, o Options, getEngine func(string) (render.Engine, error)) *Report {
-	r := &runner{opts: o, load: &loader{getEngine: getEngine, config: o.Config}, rep: &Report{}}
+	res := o.Settings
+	if res == nil {
+		res = settings.New(nil, nil)
+	}
+	r := &runner{opts: o, load: &loader{getEngine: getEngine, settings: res}, rep: &Report{}}
 	files := r.loadFiles(targets)
 	r.checkSnapshotNames(files)
 

@@ -27,7 +27,7 @@ func (*Engine) Describe(in *render.Input) []render.Fate {
 // (not the global default). Invalid settings.sillytavern (render reports
 // them) count as the shipped defaults.
 func LintView(in *render.Input) ([]render.Fate, func(e *schema.Entry, kw string) (whole, own bool)) {
-	s, err := ParseSettings(in.EngineSettings)
+	s, err := settingsOf(in)
 	if err != nil {
 		s = DefaultSettings()
 	}
@@ -161,14 +161,14 @@ func WordRune(r rune) bool { return match.JSWordRune(r) }
 
 // Recursive says whether entries' content activates other entries.
 func Recursive(in *render.Input) bool {
-	s, err := ParseSettings(in.EngineSettings)
+	s, err := settingsOf(in)
 	return err != nil || s.Recursive
 }
 
 // WorldInfoBudget is the tokens World Info may take, and a phrase saying how
 // that number was reached.
 func WorldInfoBudget(in *render.Input) (int, string) {
-	s, err := ParseSettings(in.EngineSettings)
+	s, err := settingsOf(in)
 	if err != nil {
 		s = DefaultSettings()
 	}

@@ -161,6 +161,26 @@ func ParseSettings(m map[string]any) (Settings, error) {
 	return s, nil
 }
 
+// DecodeSettings reads settings.sillytavern once, when the inputs are
+// loaded (render.SettingsDecoder): a render and lint's questions then read
+// the decoded value (settingsOf).
+func (eng *Engine) DecodeSettings(in *render.Input) (any, error) {
+	s, err := ParseSettings(in.EngineSettings)
+	if err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// settingsOf is in's settings: those decoded when the inputs were loaded,
+// else settings.sillytavern read now (an Input built by hand).
+func settingsOf(in *render.Input) (Settings, error) {
+	if s, ok := in.EngineConfig.(*Settings); ok {
+		return *s, nil
+	}
+	return ParseSettings(in.EngineSettings)
+}
+
 func parseAuthorsNote(an *AuthorsNote, v any, errs *[]string) bool {
 	m, ok := v.(map[string]any)
 	if !ok {

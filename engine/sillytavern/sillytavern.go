@@ -174,7 +174,7 @@ func (eng *Engine) prepare(in *render.Input) (*book, error) {
 	if in == nil || in.Book == nil {
 		return nil, errors.New("render: no lorebook")
 	}
-	s, err := ParseSettings(in.EngineSettings)
+	s, err := settingsOf(in)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ func WordRune(r rune) bool { return match.JSWordRune(r) }
 // RecursionLevels is how many recursion levels Yumina scans for the
 // lorebook (0: contents activate nothing; docs/engines.md Y12).
 func RecursionLevels(in *render.Input) int {
-	s, _, err := readSettings(in)
+	s, _, err := settingsOf(in)
 	if err != nil {
 		return 0
 	}
@@ -27,7 +27,7 @@ func RecursionLevels(in *render.Input) int {
 // LorebookBudget is the tokens Yumina's matched entries share, and a phrase
 // saying how that number was reached.
 func LorebookBudget(in *render.Input) (int, string) {
-	s, _, err := readSettings(in)
+	s, _, err := settingsOf(in)
 	if err != nil {
 		return 0, "Yumina's lorebook budget (its settings are invalid: lore render --engine yumina says why)"
 	}

@@ -86,6 +86,31 @@ func readSettings(in *render.Input) (settings, []string, error) {
 	return s, warnings, nil
 }
 
+// decoded is settings.yumina as DecodeSettings read it, with its warnings.
+type decoded struct {
+	s        settings
+	warnings []string
+}
+
+// DecodeSettings reads settings.yumina once, when the inputs are loaded
+// (render.SettingsDecoder), for the render and lint's questions alike.
+func (e *Engine) DecodeSettings(in *render.Input) (any, error) {
+	s, warnings, err := readSettings(in)
+	if err != nil {
+		return nil, err
+	}
+	return &decoded{s, warnings}, nil
+}
+
+// settingsOf is in's settings: those decoded when the inputs were loaded,
+// else read now (an Input built by hand).
+func settingsOf(in *render.Input) (settings, []string, error) {
+	if d, ok := in.EngineConfig.(*decoded); ok {
+		return d.s, d.warnings, nil
+	}
+	return readSettings(in)
+}
+
 // budget is the tokens the matched entries may take: lorebookBudgetPercent
 // of maxContext, at most lorebookBudgetCap. Yumina also keeps the player's
 // story memory out of it, which depends on the account, not the lorebook.

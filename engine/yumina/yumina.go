@@ -58,7 +58,7 @@ func run(in *render.Input) (*rendered, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, warnings, err := readSettings(in)
+	s, warnings, err := settingsOf(in)
 	if err != nil {
 		return nil, err
 	}
