@@ -60,6 +60,10 @@ from --config:
   contextTokens: 16384                                  #   manifest leaves unset
   responseReserve: 1024
 
+The manifest's settings win over the file's defaults; the flags win over
+both, and LORE_CONTEXT, LORE_ENGINE, LORE_CONFIG and LORE_ST_SETTINGS stand
+for --context, --engine, --config and --st-settings when they are not given.
+
 An entry can silence a rule for itself with
   lint: {ignore: [keyword-overlap], reason: "the overlap is wanted"}
 and an ignore that silences nothing is reported (unused-ignore).

@@ -52,7 +52,9 @@ own engine, the default), or another engine lore simulates; without it, the
 manifest's settings.engine decides, and a SillyTavern book or card read
 directly renders as SillyTavern would when lore simulates it.
 
-Settings come from the flags, else the manifest, else the defaults.
+Settings come from the flags (or the LORE_* variables that stand for them:
+LORE_CONTEXT, LORE_RESERVE, LORE_TOKENIZER, LORE_ENGINE, LORE_CONFIG,
+LORE_ST_SETTINGS), else the manifest, else .lore.yaml, else the defaults.
 Exit codes: 0 rendered; 1 the inputs have errors (printed as file:line:col);
 2 bad usage or a file that cannot be read.`,
 		Example: `  lore render fixtures/eldoria/book --transcript fixtures/eldoria/transcript.yaml --vars fixtures/eldoria/vars.yaml

@@ -241,3 +241,16 @@ func TestOver(t *testing.T) {
 		t.Error("base changed")
 	}
 }
+
+// The README's table of variables lists every one, with its flag.
+func TestREADMEListsEveryVariable(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range Variables() {
+		if row := "| `" + v[0] + "` | `" + v[1] + "` |"; !strings.Contains(string(data), row) {
+			t.Errorf("README.md has no row %q", row)
+		}
+	}
+}
