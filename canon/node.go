@@ -105,7 +105,11 @@ func ValueNode(v any) *yaml.Node {
 // WriteJSON writes a tree as JSON, one item a line, each level indented by
 // step, keys in the tree's order, UTF-8 unescaped. Numbers, booleans and null
 // are written as their scalar's text, so a tree read from JSON keeps the
-// numbers as written (1.50 stays 1.50).
+// numbers as written (1.50 stays 1.50). It is one of lore's two JSON writers:
+// this one writes lore's own files (import -o book.json, fmt of a JSON file)
+// from the node tree fmt and import already build for YAML, so both layouts
+// come from one tree; formats' marshalJSON writes other tools' files from Go
+// values in their key order and number style.
 func WriteJSON(b *bytes.Buffer, n *yaml.Node, step string) { writeJSON(b, n, "", step) }
 
 func writeJSON(b *bytes.Buffer, n *yaml.Node, indent, step string) {

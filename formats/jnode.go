@@ -23,10 +23,13 @@ const (
 )
 
 // jnode is a foreign file's JSON value with the position where it starts.
-// Parsing is schema's (schema.ParseBytes: one JSON parser, one set of syntax
-// errors, the same limits); jnode is the small read-only view the importers
-// walk, with keys in a map because SillyTavern books key thousands of
-// entries by uid.
+// It is not a parser: parsing is schema's (schema.ParseBytes: one JSON
+// parser, one set of syntax errors, the same limits), and jnode is the small
+// read-only view the importers walk instead of yaml.Node because they ask by
+// key (a yaml.Node mapping is a list of pairs, and SillyTavern books key
+// thousands of entries by uid, so lookups are by map here), read numbers as
+// numbers, and detect a format from stubs a few levels deep (detectDepth)
+// without converting the whole tree.
 type jnode struct {
 	kind jkind
 	pos  diag.Pos

@@ -38,7 +38,13 @@ func (o *object) setAll(m map[string]any) {
 
 // marshalJSON prints v (an *object, map[string]any with its keys sorted,
 // []any, []string, string, float64, int, bool or nil) as JSON indented by
-// step, ending with a newline.
+// step, ending with a newline. It is one of lore's two JSON writers, kept
+// apart from canon.WriteJSON on purpose: this one writes other tools' files
+// (exports) from Go values, in the target tool's key order (object) and its
+// number style (5, not 5.0); canon's writes lore's own files from a node
+// tree, each scalar as it was written (1.50 stays 1.50), and canon must not
+// know a foreign format nor formats write lore's files. encoding/json would
+// sort every map, escape <, > and &, and write floats its own way.
 func marshalJSON(v any, step string) []byte {
 	var b bytes.Buffer
 	writeValue(&b, v, "", step)

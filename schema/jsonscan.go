@@ -17,7 +17,14 @@ import (
 // tree for what both accept.
 //
 // Why not encoding/json alone: its Token API allocates per token and was half
-// of `lore validate`'s time on a large JSON lorebook.
+// of `lore validate`'s time on a large JSON lorebook. Why two parsers and not
+// one: the scanner says nothing about what is wrong, and teaching it the
+// standard library's error wording and offsets would be a third thing to
+// keep in step; bad JSON is rare and small, so it pays for the slow parse.
+// These two are lore's only JSON parsers: every other reader of JSON
+// (formats' importers through jnode, lore test, the loaders) walks the node
+// tree they build, so positions, limits and syntax errors are the same
+// everywhere.
 func scanJSON(data []byte, start, end int, first Pos) (*yaml.Node, bool) {
 	s := &jsonScanner{
 		data: data, i: start, end: end, str: string(data[start:end]), base: start,
