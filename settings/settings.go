@@ -301,7 +301,7 @@ type Resolved struct {
 }
 
 // From is where the value of key (contextTokens, responseReserve,
-// tokenizer) came from.
+// tokenizer, engine) came from.
 func (r *Resolved) From(key string) Source {
 	if s, ok := r.from[key]; ok {
 		return s
