@@ -109,6 +109,9 @@ func TestValueOffset(t *testing.T) {
 		want string
 	}{
 		{lit, 0, "one"},
+		{lit, strings.Index(lit.Value, "${"), "${x}"},
+		{lit, strings.Index(lit.Value, "two"), "two"},
+		{lit, strings.Index(lit.Value, "two") - 1, " two"},
 		{q, strings.Index(q.Value, "${"), "${y}"},
 	} {
 		off := s.ValueOffset(b, tc.n, tc.at)

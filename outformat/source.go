@@ -18,6 +18,7 @@ type Source struct {
 	Content string
 	lines   []int                // line start offsets of Content
 	values  map[*yaml.Node][]int // line start offsets of a scalar's decoded value
+	indents map[*yaml.Node]int   // a block scalar's indentation
 }
 
 // NewSource reads content for templates.
@@ -144,13 +145,11 @@ func (s *Source) ValueOffset(b Block, n *yaml.Node, at int) int {
 	col := at - starts[line]
 	switch n.Style {
 	case yaml.LiteralStyle, yaml.FoldedStyle:
+		// Every line of the block is indented by the block's indentation,
+		// the first non-blank line's: what a line has beyond it is part of
+		// the value, and counted in col.
 		start := s.LineOffset(b, n.Line+1+line, 1)
-		rest := s.Content[start:]
-		indent := len(rest) - len(strings.TrimLeft(rest, " "))
-		if nl := strings.IndexByte(rest, '\n'); nl >= 0 && indent > nl {
-			indent = nl
-		}
-		return min(start+indent+col, len(s.Content))
+		return min(start+min(s.blockIndent(b, n), s.lineLen(start))+col, len(s.Content))
 	case yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
 		if line == 0 {
 			return min(s.LineOffset(b, n.Line, n.Column)+1+col, len(s.Content))
@@ -161,4 +160,39 @@ func (s *Source) ValueOffset(b Block, n *yaml.Node, at int) int {
 		}
 	}
 	return s.LineOffset(b, n.Line, n.Column)
+}
+
+// blockIndent is the indentation of a block scalar: that of its first
+// non-blank line.
+func (s *Source) blockIndent(b Block, n *yaml.Node) int {
+	if in, ok := s.indents[n]; ok {
+		return in
+	}
+	if s.indents == nil {
+		s.indents = map[*yaml.Node]int{}
+	}
+	in := 0
+	for l := n.Line + 1; ; l++ {
+		start := s.LineOffset(b, l, 1)
+		if start >= b.End || start == b.Start {
+			break
+		}
+		line := s.Content[start : start+s.lineLen(start)]
+		if t := strings.TrimLeft(line, " "); strings.TrimSpace(t) != "" {
+			in = len(line) - len(t)
+			break
+		}
+	}
+	s.indents[n] = in
+	return in
+}
+
+// lineLen is the length of the content's line that starts at start, without
+// its line break.
+func (s *Source) lineLen(start int) int {
+	rest := s.Content[start:]
+	if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
+		return nl
+	}
+	return len(rest)
 }
