@@ -1,0 +1,467 @@
+package reply
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/outformat"
+	"github.com/lorekit/lore/schema"
+)
+
+// Format is one output format of a lorebook, compiled for checking replies.
+type Format struct {
+	// ID names the format: the entry's id, "#" and the key the format is
+	// under ("status#状态栏"); the entry's id alone for a format that is the
+	// top mapping of its block. A second format of one id gets "~2".
+	ID    string
+	Entry *schema.Entry
+	Key   string
+	// Required says that the format's rule asks for it in every reply
+	// (requiredRe), so a reply without it is reported.
+	Required bool
+	// Pos is where the format is written: its `format:` key.
+	Pos diag.Pos
+	// Unchecked, when not "", says why replies cannot be checked against
+	// the format (nothing in it to find in a reply).
+	Unchecked string
+
+	tag    string // the tag the whole format is wrapped in, "" for none
+	tagPos diag.Pos
+	body   []elem     // what is inside the tag (the whole format when it has none)
+	pats   []*linePat // every line of body, by id
+	instrs []*instr
+	tags   map[string]bool // tags written inside the block
+	anchor *linePat        // without a tag: the line that starts the block
+	json   *jsonSpec
+	fences bool // the JSON may be in a ``` fence
+	reps   int  // repeats in body
+}
+
+// requiredRe finds the words of a rule that asks for the format in every
+// reply; conditionalRe those that make it depend on the story, which the
+// checker cannot know. A format with `condition:` and no rule, or with no
+// rule at all, is checked where a reply has it, never required.
+var (
+	requiredRe    = regexp.MustCompile(`(?i)必须|务必|一定要|每次|每一次|每条|始终|总是|永远|\bmust\b|\balways\b|\b(?:every|each)\s+(?:reply|response|message|answer|turn)\b`)
+	conditionalRe = regexp.MustCompile(`(?i)如果|若|假如|如有|只有|仅在|仅当|只在|当[^前下然].{0,20}?时|\bif\b|\bwhen(?:ever)?\b|\bunless\b|\bonly\b`)
+	optionalRe    = regexp.MustCompile(`(?i)可选|可以为空|可为空|可以不填|如有|若有|没有则|\boptional\b|\bif any\b|\bmay be (?:empty|blank)\b|\bcan be (?:empty|blank)\b`)
+)
+
+// Compile reads the output formats of every enabled entry of book, in entry
+// order, and the notes about formats it can check only in part (a type it
+// cannot read), as info diagnostics at the template.
+func Compile(book *schema.Lorebook) ([]*Format, []diag.Diagnostic) {
+	var out []*Format
+	var notes []diag.Diagnostic
+	ids := map[string]int{}
+	for _, e := range book.Entries {
+		if !e.Enabled || !strings.Contains(e.Content, "---") {
+			continue
+		}
+		src := outformat.NewSource(e.Content)
+		for _, b := range src.Blocks() {
+			root, _ := src.Parse(b)
+			if root == nil {
+				continue // not a template, or broken YAML (format-template reports it)
+			}
+			outformat.Walk(root, func(s *outformat.Site) {
+				c := &compiler{e: e, src: src, blk: b}
+				f := c.format(s)
+				id := e.ID
+				if s.Name != "" {
+					id += "#" + s.Name
+				}
+				if n := ids[id]; n > 0 {
+					ids[id] = n + 1
+					id += fmt.Sprintf("~%d", n+1)
+				} else {
+					ids[id] = 1
+				}
+				f.ID = id
+				out = append(out, f)
+				notes = append(notes, c.notes...)
+			})
+		}
+	}
+	return out, notes
+}
+
+// compiler compiles one format.
+type compiler struct {
+	e   *schema.Entry
+	src *outformat.Source
+	blk outformat.Block
+	f   *Format
+	// parts are the format's parts by name (a format written as a map);
+	// fields the field names of a list part's items that the main part
+	// names.
+	parts    map[string]*yaml.Node
+	fields   map[string]bool
+	stack    []string // parts being written in
+	patterns int
+	repeats  int
+	overflow bool
+	notes    []diag.Diagnostic
+}
+
+func (c *compiler) pos(n *yaml.Node, at int) diag.Pos {
+	return c.e.PosInContent(c.src.ValueOffset(c.blk, n, at))
+}
+
+func (c *compiler) format(s *outformat.Site) *Format {
+	f := &Format{Entry: c.e, Key: s.Name, tags: map[string]bool{},
+		Pos: c.e.PosInContent(c.src.LineOffset(c.blk, s.FormatKey.Line, s.FormatKey.Column))}
+	c.f = f
+	if s.Rule != nil && s.Rule.Kind == yaml.ScalarNode {
+		f.Required = requiredRe.MatchString(s.Rule.Value) && !conditionalRe.MatchString(s.Rule.Value)
+	}
+	main := s.Format
+	switch s.Format.Kind {
+	case yaml.MappingNode:
+		c.parts = map[string]*yaml.Node{}
+		var order []string
+		for i := 0; i+1 < len(s.Format.Content); i += 2 {
+			k := s.Format.Content[i].Value
+			if _, dup := c.parts[k]; !dup {
+				order = append(order, k)
+			}
+			c.parts[k] = s.Format.Content[i+1]
+		}
+		main = c.mainPart(order)
+	case yaml.SequenceNode:
+		f.Unchecked = "the format is a list; write it as a text, or as a map of parts with a main part (basic)"
+		return f
+	}
+	if main == nil || main.Kind != yaml.ScalarNode {
+		f.Unchecked = "its main part (basic) is not a text"
+		return f
+	}
+	list := c.itemList(main)
+	ls := lines(c.pieces(main))
+	ls = c.unwrap(ls)
+	if list != nil {
+		ls = c.items(ls, list)
+	}
+	if c.json(s, ls) {
+		return f
+	}
+	f.body = c.elems(ls, 0)
+	f.reps = c.repeats
+	if c.overflow {
+		f.Unchecked = fmt.Sprintf("it expands to more than %d lines", maxPatterns)
+		return f
+	}
+	for _, p := range f.pats {
+		for _, sg := range p.segs {
+			for _, t := range outformat.Tags(sg.raw) {
+				f.tags[t.Name] = true
+			}
+		}
+	}
+	if f.tag == "" {
+		f.anchor = firstAnchor(f.body)
+		if f.anchor == nil {
+			f.Unchecked = "it has no tag around it and no line of literal text to find it by"
+		}
+	}
+	return f
+}
+
+// mainPart is the part a format map starts from: `basic`, else the first
+// part no other part names.
+func (c *compiler) mainPart(order []string) *yaml.Node {
+	if n := c.parts["basic"]; n != nil {
+		return n
+	}
+	named := map[string]bool{}
+	for _, k := range order {
+		outformat.Scalars(c.parts[k], func(s *yaml.Node) {
+			for _, p := range outformat.Placeholders(s.Value) {
+				if p != k {
+					named[p] = true
+				}
+			}
+		})
+	}
+	for _, k := range order {
+		if !named[k] {
+			return c.parts[k]
+		}
+	}
+	return nil
+}
+
+// itemList finds the list part whose items' fields the main part names
+// (${title}, ${content} of a list of {title, content}), and records those
+// field names.
+func (c *compiler) itemList(main *yaml.Node) *yaml.Node {
+	named := map[string]bool{}
+	for _, n := range c.parts {
+		outformat.Scalars(n, func(s *yaml.Node) {
+			for _, p := range outformat.Placeholders(s.Value) {
+				named[p] = true
+			}
+		})
+	}
+	inMain := outformat.Placeholders(main.Value)
+	var keys []string
+	for k := range c.parts {
+		keys = append(keys, k)
+	}
+	// Parts in written order: the format map's own order.
+	for _, k := range sortedParts(c.parts, keys) {
+		n := c.parts[k]
+		if n.Kind != yaml.SequenceNode || named[k] {
+			continue
+		}
+		fields := map[string]bool{}
+		for _, it := range n.Content {
+			if it.Kind != yaml.MappingNode {
+				continue
+			}
+			for j := 0; j+1 < len(it.Content); j += 2 {
+				fields[it.Content[j].Value] = true
+			}
+		}
+		used := map[string]bool{}
+		for _, p := range inMain {
+			if fields[p] && c.parts[p] == nil {
+				used[p] = true
+			}
+		}
+		if len(used) > 0 {
+			c.fields = used
+			return n
+		}
+	}
+	return nil
+}
+
+// sortedParts orders part names by where their values are written.
+func sortedParts(parts map[string]*yaml.Node, keys []string) []string {
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0; j-- {
+			a, b := parts[keys[j-1]], parts[keys[j]]
+			if a.Line < b.Line || (a.Line == b.Line && a.Column <= b.Column) {
+				break
+			}
+			keys[j-1], keys[j] = keys[j], keys[j-1]
+		}
+	}
+	return keys
+}
+
+// unwrap takes the tag the whole text is wrapped in off its first and last
+// lines: <status_block> … </status_block>.
+func (c *compiler) unwrap(ls [][]piece) [][]piece {
+	first, last := -1, -1
+	for i, l := range ls {
+		if len(content(l)) > 0 {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 {
+		return ls
+	}
+	fp, lp := content(ls[first])[0], content(ls[last])
+	lastP := lp[len(lp)-1]
+	if fp.kind != pLit || lastP.kind != pLit {
+		return ls
+	}
+	open := strings.TrimLeft(fp.text, " \t")
+	ts := outformat.Tags(open)
+	if len(ts) == 0 || ts[0].At != 0 || ts[0].Closing {
+		return ls
+	}
+	name := ts[0].Name
+	closeTag := "</" + name + ">"
+	if !strings.HasSuffix(strings.TrimRight(lastP.text, " \t\r"), closeTag) {
+		return ls
+	}
+	// The tag must wrap the whole text: no other tag of its name in it.
+	count := 0
+	for _, l := range ls {
+		for _, p := range l {
+			if p.kind == pLit {
+				for _, t := range outformat.Tags(p.text) {
+					if t.Name == name {
+						count++
+					}
+				}
+			}
+		}
+	}
+	if count != 2 {
+		return ls
+	}
+	lead := len(fp.text) - len(open)
+	c.f.tag, c.f.tagPos = name, c.pos(fp.node, fp.at+lead)
+	out := make([][]piece, len(ls))
+	copy(out, ls)
+	cut := func(line []piece, p piece, text string, at int) []piece {
+		nl := append([]piece(nil), line...)
+		for i := range nl {
+			if nl[i].node == p.node && nl[i].at == p.at && nl[i].kind == pLit {
+				nl[i].text, nl[i].at = text, at
+			}
+		}
+		return nl
+	}
+	out[first] = cut(out[first], fp, open[ts[0].End:], fp.at+lead+ts[0].End)
+	if last == first {
+		fp2 := content(out[last])
+		lastP = fp2[len(fp2)-1]
+	}
+	trimmed := strings.TrimRight(lastP.text, " \t\r")
+	out[last] = cut(out[last], lastP, trimmed[:len(trimmed)-len(closeTag)], lastP.at)
+	return out
+}
+
+// items makes the lines that name the fields of a list part's items one
+// choice: each item written into them, and for an item `...` (more kinds)
+// the fields as free text.
+func (c *compiler) items(ls [][]piece, list *yaml.Node) [][]piece {
+	a, b := -1, -1
+	for i, l := range ls {
+		for _, p := range l {
+			if p.kind == pField {
+				if a < 0 {
+					a = i
+				}
+				b = i
+			}
+		}
+	}
+	if a < 0 {
+		return ls
+	}
+	span := ls[a : b+1]
+	var first piece
+	for _, p := range span[0] {
+		if p.kind == pField {
+			first = p
+			break
+		}
+	}
+	ch := &choice{part: "items", pos: c.pos(first.node, max(0, first.at-2))}
+	for i, it := range list.Content {
+		var bound map[string]*yaml.Node
+		name := ""
+		switch {
+		case it.Kind == yaml.MappingNode:
+			bound = map[string]*yaml.Node{}
+			for j := 0; j+1 < len(it.Content); j += 2 {
+				bound[it.Content[j].Value] = it.Content[j+1]
+			}
+			if t := bound["title"]; t != nil && t.Kind == yaml.ScalarNode {
+				name = shorten(firstLine(t.Value), 20)
+			}
+		case it.Kind == yaml.ScalarNode && strings.TrimSpace(it.Value) == "...":
+			name = "any other item (…)"
+		default:
+			continue
+		}
+		if name == "" {
+			name = "item " + itoa(i+1)
+		}
+		ch.names = append(ch.names, name)
+		ch.opts = append(ch.opts, c.elems(c.bind(span, bound), 1))
+	}
+	if len(ch.opts) == 0 {
+		return ls
+	}
+	c.mark(ch)
+	out := append([][]piece(nil), ls[:a]...)
+	out = append(out, []piece{{kind: pElems, elems: []elem{{choice: ch}}}})
+	return append(out, ls[b+1:]...)
+}
+
+// bind writes an item's fields into lines; a field the item lacks, or
+// holds as something other than a text, is free text.
+func (c *compiler) bind(span [][]piece, item map[string]*yaml.Node) [][]piece {
+	var out [][]piece
+	for _, l := range span {
+		var cur []piece
+		var extra [][]piece
+		for _, p := range l {
+			if p.kind != pField {
+				cur = append(cur, p)
+				continue
+			}
+			v := item[p.text]
+			if v == nil || v.Kind != yaml.ScalarNode {
+				cur = append(cur, piece{kind: pFill, text: p.text, node: p.node, at: p.at})
+				continue
+			}
+			vl := lines(c.pieces(v))
+			switch {
+			case len(vl) == 1:
+				cur = append(cur, vl[0]...)
+			case len(content(l)) == 1:
+				extra = vl
+			default:
+				cur = append(cur, piece{kind: pFill, text: p.text, node: p.node, at: p.at})
+			}
+		}
+		if extra != nil {
+			out = append(out, extra...)
+			continue
+		}
+		out = append(out, cur)
+	}
+	return out
+}
+
+// firstAnchor is the first line of body with literal text of at least two
+// characters: a block without a tag starts at a reply line that matches it.
+func firstAnchor(body []elem) *linePat {
+	for _, e := range body {
+		switch {
+		case e.pat != nil:
+			for _, s := range e.pat.segs {
+				if s.fill == nil && len([]rune(s.lit)) >= 2 {
+					return e.pat
+				}
+			}
+		case e.rep != nil:
+			if p := firstAnchor(e.rep.body); p != nil {
+				return p
+			}
+			return nil
+		default:
+			return nil // a choice first: no one line starts the block
+		}
+	}
+	return nil
+}
+
+// Lookup finds a format by its ID ("status#状态栏"), by its entry's id
+// when the entry has one format, or by its key when one format has it.
+func Lookup(formats []*Format, id string) *Format {
+	var byEntry, byKey []*Format
+	for _, f := range formats {
+		if f.ID == id {
+			return f
+		}
+		if f.Entry.ID == id {
+			byEntry = append(byEntry, f)
+		}
+		if f.Key == id {
+			byKey = append(byKey, f)
+		}
+	}
+	switch {
+	case len(byEntry) == 1:
+		return byEntry[0]
+	case len(byEntry) == 0 && len(byKey) == 1:
+		return byKey[0]
+	}
+	return nil
+}
