@@ -178,12 +178,12 @@ func readReplies(path string) ([]*reply.Reply, []diag.Diagnostic, error) {
 func readStdinReplies(r io.Reader) ([]*reply.Reply, []diag.Diagnostic, error) {
 	data, err := io.ReadAll(io.LimitReader(r, schema.MaxFileSize+1))
 	if err != nil {
-		return nil, nil, &schema.ParseError{Pos: diag.Pos{File: "stdin"}, Msg: fmt.Sprintf("cannot read standard input: %v", err)}
+		return nil, nil, &schema.ParseError{Pos: diag.Pos{File: reply.StdinName}, Msg: fmt.Sprintf("cannot read standard input: %v", err)}
 	}
 	if len(data) > schema.MaxFileSize {
-		return nil, nil, &schema.ParseError{Pos: diag.Pos{File: "stdin"}, Msg: "standard input is over 64 MiB: a reply is text"}
+		return nil, nil, &schema.ParseError{Pos: diag.Pos{File: reply.StdinName}, Msg: "standard input is over 64 MiB: a reply is text"}
 	}
-	return reply.ReadFile("stdin", data)
+	return reply.ReadFile(reply.StdinName, data)
 }
 
 // noFormat says that no format has id, and which the book has.

@@ -15,6 +15,13 @@ import (
 // compiles its formats.
 func loadFormats(t testing.TB, contents ...string) []*Format {
 	t.Helper()
+	fs, _ := Compile(loadBook(t, contents...))
+	return fs
+}
+
+// loadBook writes and loads a book with one post-history entry per content.
+func loadBook(t testing.TB, contents ...string) *schema.Lorebook {
+	t.Helper()
 	var b strings.Builder
 	b.WriteString("name: Test\nentries:\n")
 	for i, c := range contents {
@@ -34,8 +41,7 @@ func loadFormats(t testing.TB, contents ...string) []*Format {
 	if errs, _, _ := diag.Count(ds); errs > 0 {
 		t.Fatalf("the test book has errors: %v", ds)
 	}
-	fs, _ := Compile(book)
-	return fs
+	return book
 }
 
 // findings checks text against fs and writes each finding as
@@ -43,7 +49,11 @@ func loadFormats(t testing.TB, contents ...string) []*Format {
 func findings(fs []*Format, text string, named bool) []string {
 	var out []string
 	for _, d := range Check(NewReply("r.txt", text), fs, named) {
-		s := fmt.Sprintf("%d:%d %s: %s", d.Line, d.Column, d.Rule, d.Message)
+		sev := ""
+		if d.Severity != diag.Error {
+			sev = d.Severity.String() + " "
+		}
+		s := fmt.Sprintf("%d:%d %s%s: %s", d.Line, d.Column, sev, d.Rule, d.Message)
 		if d.Related != nil {
 			s += fmt.Sprintf(" @%d:%d", d.Related.Line, d.Related.Column)
 		}

@@ -6,21 +6,21 @@ import (
 )
 
 // Line costs of the alignment (align.go): a reply line that matches a
-// template line costs nothing; one that starts like it but differs later
-// costs a little (it is that line, changed); any other pairing costs more
-// than a changed line but less than a missing line and an extra one, so a
-// line written differently is reported as changed, and a line moved
-// elsewhere as missing here and extra there (then paired as out of order).
+// template line costs nothing; one that starts like it and differs later
+// costs a little, less the more of its literal text matches (it is that
+// line, changed; of a choice's alternatives, the one nearest the reply is
+// taken); one that starts with the same character (身材 for 身体) costs more
+// but less than a missing line, so it is reported as changed; a line with
+// nothing of the template line costs more than a missing line and an extra
+// one together, so a line moved elsewhere is missing here and extra there
+// (then paired as out of order).
 const (
 	costMatch   = 0
-	costPartial = 1
-	costChanged = 3
-	costMissing = 2
-	costExtra   = 2
-	// costUnlike is a line that has nothing of the template line (not even
-	// its first character, or a tag line that is not that tag): never
-	// taken for it, it is extra and the template line missing.
-	costUnlike = costMissing + costExtra + 1
+	costPartial = 8 // less the literal segments that matched (at most 7)
+	costChanged = 12
+	costMissing = 16
+	costExtra   = 16
+	costUnlike  = costMissing + costExtra + 8
 )
 
 // match compares a reply line with a template line: its cost, the folded
@@ -41,7 +41,7 @@ func match(p *linePat, l *normLine, at []int) (cost int8, fail int) {
 	for k := range at {
 		at[k] = -1
 	}
-	pos := 0
+	pos, matched := 0, 0
 	for k, s := range p.segs {
 		if s.fill != nil {
 			continue
@@ -61,26 +61,30 @@ func match(p *linePat, l *normLine, at []int) (cost int8, fail int) {
 		case k == len(p.segs)-1:
 			i = len(n) - len(s.lit)
 			if i < pos || n[i:] != s.lit {
-				return failCost(k, first), k
+				return failCost(k, first, matched), k
 			}
 		default:
 			j := strings.Index(n[pos:], s.lit)
 			if j < 0 {
-				return failCost(k, first), k
+				return failCost(k, first, matched), k
 			}
 			i = pos + j
 		}
 		at[k] = i
 		pos = i + len(s.lit)
+		matched++
 	}
 	return costMatch, -1
 }
 
-func failCost(k, first int) int8 {
+// failCost is the cost of a line whose literal segment k did not match,
+// after matched others: partial when the first matched, else changed (a
+// line that starts with a fill has no first literal to tell it by).
+func failCost(k, first, matched int) int8 {
 	if k > first {
-		return costPartial
+		return costPartial - int8(min(matched, 7))
 	}
-	return costUnlike
+	return costChanged
 }
 
 // unlike is the cost of a line whose start differs from the template

@@ -3,7 +3,9 @@ package reply
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"sort"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/lorekit/lore/diag"
@@ -152,9 +154,13 @@ type fixed diag.Pos
 
 func (f fixed) pos(int) diag.Pos { return diag.Pos(f) }
 
-// ReadFile reads the replies of a file's data: a SillyTavern .jsonl chat
-// (by extension or content) gives one reply per character message, any
-// other text one reply. The diagnostics are a chat's schema problems; the
+// StdinName is the file name of replies read from standard input.
+const StdinName = "stdin"
+
+// ReadFile reads the replies of a file's data: a SillyTavern chat (a .jsonl
+// file, or standard input that reads as one) gives one reply per character
+// message, any other text one reply (a .txt reply of JSON lines stays one
+// reply). The diagnostics are a chat's schema problems; the
 // error, a *schema.ParseError, is data that is not text or a chat that does
 // not parse.
 func ReadFile(path string, data []byte) ([]*Reply, []diag.Diagnostic, error) {
@@ -175,7 +181,11 @@ func ReadFile(path string, data []byte) ([]*Reply, []diag.Diagnostic, error) {
 		return nil, nil, &schema.ParseError{Pos: NewReply(path, string(data)).at.pos(i),
 			Msg: fmt.Sprintf("invalid UTF-8 (byte 0x%02x): save the reply as UTF-8", data[i])}
 	}
-	if !schema.IsChat(path, data) {
+	chat := strings.EqualFold(filepath.Ext(path), ".jsonl")
+	if path == StdinName {
+		chat = schema.IsChat(path, data)
+	}
+	if !chat {
 		return []*Reply{NewReply(path, string(data))}, nil, nil
 	}
 	t, ds, err := schema.ReadChat(path, data)

@@ -119,7 +119,7 @@ func (fc *formatCheck) align(lines []*rline, free bool, end int) {
 			l := lines[st.line]
 			if st.cost == costMatch {
 				fc.fills(in.pat, l)
-			} else if !fc.quiet(in.pat) {
+			} else if !fc.quiet(in.pat) && !fc.printed[l.start] {
 				fc.changed(in.pat, l)
 			}
 			prevPat = in.pat
@@ -225,7 +225,7 @@ type repCount struct {
 }
 
 func (fc *formatCheck) countLine(counts map[*repeat]*repCount, cost int8) {
-	if cost >= costChanged {
+	if cost > costChanged {
 		return
 	}
 	for _, c := range counts {
