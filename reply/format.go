@@ -104,6 +104,7 @@ type compiler struct {
 	stack    []string // parts being written in
 	patterns int
 	repeats  int
+	work     int
 	overflow bool
 	notes    []diag.Diagnostic
 }

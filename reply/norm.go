@@ -96,6 +96,7 @@ func (l *normLine) span(a, b int) (int, int) {
 		to = from
 	}
 	s := l.text[from:to]
-	lead := len(s) - len(strings.TrimLeftFunc(s, unicode.IsSpace))
-	return from + lead, from + len(strings.TrimRightFunc(s, unicode.IsSpace))
+	rest := strings.TrimLeftFunc(s, unicode.IsSpace)
+	from += len(s) - len(rest)
+	return from, from + len(strings.TrimRightFunc(rest, unicode.IsSpace))
 }

@@ -108,14 +108,30 @@ type instr struct {
 
 // Bounds on what one format may expand to, against hostile templates.
 const (
-	maxPatterns = 5000
+	maxPatterns = 2000
 	maxDepth    = 8
 	maxCombos   = 32
+	// maxWork bounds the lines and pieces read while a format expands
+	// (parts written into parts can multiply them).
+	maxWork = 50000
 )
+
+// spend counts n units of work, and says whether the format is over its
+// bounds.
+func (c *compiler) spend(n int) bool {
+	c.work += n
+	if c.work > maxWork {
+		c.overflow = true
+	}
+	return c.overflow
+}
 
 // pieces reads a template text.
 func (c *compiler) pieces(node *yaml.Node) []piece {
 	s := node.Value
+	if c.spend(len(s)/16 + 1) {
+		return nil
+	}
 	t := outformat.ScanText(s)
 	var out []piece
 	last := 0
@@ -225,6 +241,9 @@ func content(line []piece) []piece {
 func (c *compiler) elems(ls [][]piece, depth int) []elem {
 	var out []elem
 	for _, ln := range ls {
+		if c.spend(len(ln) + 1) {
+			return out
+		}
 		cp := content(ln)
 		switch {
 		case len(cp) == 0:
