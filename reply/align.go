@@ -86,21 +86,44 @@ type aligner struct {
 	lines []*normLine
 	// free: extra lines after the end cost nothing (a block without a
 	// tag ends where the format does).
-	free bool
-	cost func(p *linePat, line int) int8
+	free    bool
+	cost    func(p *linePat, line int) int8
+	scratch *alignScratch
+}
+
+// alignScratch is the memory of alignments, reused from one to the next.
+type alignScratch struct {
+	cost, back []int32
+	kind       []stepKind
+	queue      []int
+	inQueue    []bool
+}
+
+// grow returns (*s)[:n], reallocating only when it is too short.
+func grow[T any](s *[]T, n int) []T {
+	if cap(*s) < n {
+		*s = make([]T, n)
+	}
+	*s = (*s)[:n]
+	return *s
 }
 
 // align returns the cheapest alignment's moves, in order.
 func (a *aligner) align() []step {
 	S, L := len(a.prog), len(a.lines)
-	cost := make([]int32, (L+1)*S)
-	back := make([]int32, (L+1)*S) // the state before, in the row before for consume/extra
-	kind := make([]stepKind, (L+1)*S)
+	sc := a.scratch
+	if sc == nil {
+		sc = &alignScratch{}
+	}
+	cost := grow(&sc.cost, (L+1)*S)
+	back := grow(&sc.back, (L+1)*S) // the state before, in the row before for consume/extra
+	kind := grow(&sc.kind, (L+1)*S)
 	for i := range cost {
 		cost[i] = inf
 	}
-	queue := make([]int, 0, S)
-	inQueue := make([]bool, S)
+	queue := grow(&sc.queue, S)[:0]
+	inQueue := grow(&sc.inQueue, S)
+	clear(inQueue)
 	relax := func(row, from, to int, c int32, k stepKind) {
 		if c < cost[row*S+to] {
 			cost[row*S+to], back[row*S+to], kind[row*S+to] = c, int32(from), k

@@ -74,6 +74,8 @@ type replyCheck struct {
 	tagsR bool
 	lines []rline // every line of the text, folded on first use
 	buf   strings.Builder
+	align alignScratch
+	memo  []int8
 }
 
 // rline is a line of the reply: its byte range (without the line break)

@@ -37,8 +37,8 @@ type Format struct {
 	tags   map[string]bool // tags written inside the block
 	anchor *linePat        // without a tag: the line that starts the block
 	json   *jsonSpec
-	fences bool // the JSON may be in a ``` fence
-	reps   int  // repeats in body
+	fences bool   // the JSON may be in a ``` fence
+	prog   []inst // body as a program to align a block with
 }
 
 // requiredRe finds the words of a rule that asks for the format in every
@@ -151,7 +151,7 @@ func (c *compiler) format(s *outformat.Site) *Format {
 		return f
 	}
 	f.body = c.elems(ls, 0)
-	f.reps = c.repeats
+	f.prog = program(f.body)
 	if c.overflow {
 		f.Unchecked = fmt.Sprintf("it expands to more than %d lines", maxPatterns)
 		return f

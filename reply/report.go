@@ -16,13 +16,13 @@ const maxCells = 4 << 20
 // at its end); free says the block may end before the lines do.
 func (fc *formatCheck) align(lines []*rline, free bool, end int) {
 	f := fc.f
-	prog := program(f.body)
+	prog := f.prog
 	if len(lines)*len(prog) > maxCells {
 		n := maxCells / len(prog)
 		fc.add(lines[n].start, diag.Info, RuleExtra, f.Pos, "the block is too long to check whole: the lines from here on (%d of %d) are not checked", len(lines)-n, len(lines))
 		lines, end = lines[:n], lines[n].start
 	}
-	memo := make([]int8, len(f.pats)*len(lines))
+	memo := grow(&fc.replyCheck.memo, len(f.pats)*len(lines))
 	for i := range memo {
 		memo[i] = -1
 	}
@@ -30,7 +30,7 @@ func (fc *formatCheck) align(lines []*rline, free bool, end int) {
 	for i, l := range lines {
 		ns[i] = l.n
 	}
-	a := &aligner{prog: prog, lines: ns, free: free, cost: func(p *linePat, i int) int8 {
+	a := &aligner{prog: prog, lines: ns, free: free, scratch: &fc.replyCheck.align, cost: func(p *linePat, i int) int8 {
 		k := p.id*len(lines) + i
 		if memo[k] < 0 {
 			memo[k], _ = fc.match(p, lines[i])
@@ -269,7 +269,7 @@ func (fc *formatCheck) fills(p *linePat, l *rline) {
 			fc.add(at, diag.Error, RuleUnfilled, f.pos, "${%s} is empty: nothing is written where the format asks for it", shorten(f.desc, 24))
 		case strings.Contains(text, "${"):
 			fc.add(at+strings.Index(text, "${"), diag.Error, RuleUnfilled, f.pos, "a ${…} is left in the reply: the model should have written what it describes")
-		case !f.dots && f.desc != "" && norm(text) == norm(f.desc):
+		case !f.dots && f.ndesc != "" && norm(text) == f.ndesc:
 			fc.add(at, diag.Error, RuleUnfilled, f.pos, "the description ${%s} is copied instead of filled in", shorten(f.desc, 24))
 		case f.limit != nil && !f.merged && !f.limit.holds(f.limit.count(text)):
 			fc.add(at, diag.Error, RuleLimit, f.lpos, "%q is %d %s; the format asks for %s (%s)", shorten(text, 16), f.limit.count(text), f.limit.unit, f.limit.want(), f.limit.phrase)
