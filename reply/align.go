@@ -140,9 +140,8 @@ func (a *aligner) align() []step {
 				queue = append(queue, s)
 			}
 		}
-		for len(queue) > 0 {
-			s := queue[0]
-			queue = queue[1:]
+		for head := 0; head < len(queue); head++ {
+			s := queue[head]
 			inQueue[s] = false
 			c := cost[row*S+s]
 			in := &a.prog[s]
@@ -184,7 +183,7 @@ func (a *aligner) align() []step {
 		closure(i + 1)
 	}
 	// Walk back from the end.
-	var rev []step
+	rev := make([]step, 0, 2*L+S)
 	row, s := L, S-1
 	for row > 0 || s != 0 {
 		k := kind[row*S+s]

@@ -89,7 +89,7 @@ func TestCheckLinear(t *testing.T) {
 		})
 	})
 	t.Run("reply size", func(t *testing.T) {
-		scaling.Linear(t, 500, func(n int) func() {
+		scaling.Linear(t, 2000, func(n int) func() {
 			var b strings.Builder
 			b.WriteString("<status_block_0>\n")
 			for i := 0; i < n; i++ {

@@ -97,6 +97,7 @@ func (rc *replyCheck) allTags() []outformat.Tag {
 func (rc *replyCheck) linesIn(from, to int) []*rline {
 	if rc.lines == nil {
 		t := rc.r.Text
+		rc.lines = make([]rline, 0, strings.Count(t, "\n")+1)
 		start := 0
 		for start <= len(t) {
 			end := strings.IndexByte(t[start:], '\n')

@@ -54,6 +54,9 @@ type normLine struct {
 func (l *normLine) fold(text string, buf *strings.Builder) {
 	l.text = text
 	buf.Reset()
+	if cap(l.from) < len(text)+1 {
+		l.from, l.to = make([]int32, 0, len(text)+1), make([]int32, 0, len(text)+1)
+	}
 	l.from, l.to = l.from[:0], l.to[:0]
 	end := 0
 	for i, r := range text {

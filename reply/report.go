@@ -7,6 +7,10 @@ import (
 	"github.com/lorekit/lore/diag"
 )
 
+// maxPairings bounds the search for moved lines (missing lines × extra
+// lines); past it, a moved line is reported as missing and extra.
+const maxPairings = 1 << 16
+
 // maxCells bounds an alignment (lines × program states): a block longer
 // than that is checked up to the line where the bound is reached.
 const maxCells = 4 << 20
@@ -52,8 +56,17 @@ func (fc *formatCheck) align(lines []*rline, free bool, end int) {
 	// Missing lines and extra lines that are one line moved: out of order.
 	moved := map[int]int{} // step of a missing line → step of the extra line that is it
 	usedExtra := map[int]bool{}
+	skips, extras := 0, 0
+	for _, st := range steps {
+		switch st.kind {
+		case stepSkip:
+			skips++
+		case stepExtra:
+			extras++
+		}
+	}
 	for i, st := range steps {
-		if st.kind != stepSkip {
+		if st.kind != stepSkip || skips*extras > maxPairings {
 			continue
 		}
 		p := prog[st.s].pat
