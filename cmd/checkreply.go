@@ -3,7 +3,6 @@ package cmd
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -107,7 +106,7 @@ func runCheckReply(iox *IO, opts *checkReplyOptions, args []string) error {
 		for _, id := range opts.templates {
 			f := reply.Lookup(formats, id)
 			if f == nil {
-				return usageErr("--template %s: %s", id, noFormat(formats, id))
+				return usageErr("--template %s: %s", id, reply.Unknown(formats, id, output.Suggest))
 			}
 			if f.Unchecked != "" {
 				return usageErr("--template %s: replies cannot be checked against it: %s", id, f.Unchecked)
@@ -184,29 +183,6 @@ func readStdinReplies(r io.Reader) ([]*reply.Reply, []diag.Diagnostic, error) {
 		return nil, nil, &schema.ParseError{Pos: diag.Pos{File: reply.StdinName}, Msg: "standard input is over 64 MiB: a reply is text"}
 	}
 	return reply.ReadFile(reply.StdinName, data)
-}
-
-// noFormat says that no format has id, and which the book has.
-func noFormat(formats []*reply.Format, id string) string {
-	if len(formats) == 0 {
-		return "the lorebook has no output formats (format: blocks in entry content)"
-	}
-	ids := make([]string, len(formats))
-	names := map[string]string{} // what --template may name → the format's ID
-	for i, f := range formats {
-		ids[i] = f.ID
-		names[f.ID], names[f.Entry.ID], names[f.Key] = f.ID, f.ID, f.ID
-	}
-	var cands []string
-	for n := range names {
-		cands = append(cands, n)
-	}
-	slices.Sort(cands)
-	msg := fmt.Sprintf("no output format %q in the lorebook", id)
-	if s := output.Suggest(id, cands); s != "" {
-		return msg + fmt.Sprintf(" (did you mean %q?)", names[s])
-	}
-	return msg + " (it has " + strings.Join(ids, ", ") + ")"
 }
 
 // replySummary is the closing line of text output: "2 errors in 3 replies".

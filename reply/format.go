@@ -3,6 +3,7 @@ package reply
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -465,4 +466,33 @@ func Lookup(formats []*Format, id string) *Format {
 		return byKey[0]
 	}
 	return nil
+}
+
+// Unknown says that no format is named id (Lookup found none), with the
+// nearest name suggest finds among what Lookup accepts, or the formats the
+// book has.
+func Unknown(formats []*Format, id string, suggest func(id string, names []string) string) string {
+	if len(formats) == 0 {
+		return "the lorebook has no output formats (format: blocks in entry content)"
+	}
+	ids := make([]string, len(formats))
+	names := map[string]string{} // what Lookup accepts → the format's ID
+	for i, f := range formats {
+		ids[i] = f.ID
+		for _, n := range []string{f.ID, f.Entry.ID, f.Key} {
+			if _, ok := names[n]; !ok && n != "" {
+				names[n] = f.ID
+			}
+		}
+	}
+	cands := make([]string, 0, len(names))
+	for n := range names {
+		cands = append(cands, n)
+	}
+	sort.Strings(cands)
+	msg := fmt.Sprintf("no output format %q in the lorebook", id)
+	if s := suggest(id, cands); s != "" {
+		return msg + fmt.Sprintf(" (did you mean %q?)", names[s])
+	}
+	return msg + " (it has " + strings.Join(ids, ", ") + ")"
 }
