@@ -31,15 +31,7 @@ func checkFormatTemplate(c *Context) {
 	}
 }
 
-func lineStarts(s string) []int {
-	starts := []int{0}
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
-}
+func lineStarts(s string) []int { return outformat.LineStarts(s) }
 
 type formatCheck struct {
 	c   *Context

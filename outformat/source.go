@@ -23,10 +23,11 @@ type Source struct {
 
 // NewSource reads content for templates.
 func NewSource(content string) *Source {
-	return &Source{Content: content, lines: lineStarts(content)}
+	return &Source{Content: content, lines: LineStarts(content)}
 }
 
-func lineStarts(s string) []int {
+// LineStarts lists the offsets at which the lines of s start.
+func LineStarts(s string) []int {
 	starts := []int{0}
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\n' {
@@ -136,7 +137,7 @@ func (s *Source) ValueOffset(b Block, n *yaml.Node, at int) int {
 		if s.values == nil {
 			s.values = map[*yaml.Node][]int{}
 		}
-		starts = lineStarts(n.Value)
+		starts = LineStarts(n.Value)
 		s.values[n] = starts
 	}
 	at = max(0, min(at, len(n.Value)))

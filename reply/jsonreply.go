@@ -8,6 +8,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/outformat"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -128,12 +129,7 @@ type lineCols struct {
 
 func (l *lineCols) offset(line, col int) int {
 	if l.lineStarts == nil {
-		l.lineStarts = []int{0}
-		for i := 0; i < len(l.text); i++ {
-			if l.text[i] == '\n' {
-				l.lineStarts = append(l.lineStarts, i+1)
-			}
-		}
+		l.lineStarts = outformat.LineStarts(l.text)
 	}
 	if line < 1 || line > len(l.lineStarts) {
 		return 0

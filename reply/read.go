@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/outformat"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -85,7 +86,7 @@ func (m *jsonMap) pos(off int) diag.Pos {
 		cols := 1
 		if m.src[m.at] == '\\' && m.at+1 < len(m.src) {
 			var r rune
-			n, r = escapeRune(m.src[m.at+1:])
+			n, r = schema.EscapeLen(m.src[m.at+1:])
 			n++
 			cols = n
 			size = utf8.RuneLen(r)
@@ -104,48 +105,6 @@ func (m *jsonMap) pos(off int) diag.Pos {
 		m.col += cols
 	}
 	return diag.Pos{File: m.file, Line: m.line, Col: m.col}
-}
-
-// escapeRune reads a JSON escape after its backslash: how many bytes it
-// takes and what it stands for (a surrogate pair is one rune, as
-// encoding/json decodes it).
-func escapeRune(b []byte) (int, rune) {
-	if len(b) == 0 {
-		return 0, utf8.RuneError
-	}
-	if b[0] != 'u' || len(b) < 5 {
-		return 1, rune(b[0])
-	}
-	r, ok := hex4(b[1:5])
-	if !ok {
-		return 1, 'u'
-	}
-	if r >= 0xD800 && r < 0xDC00 && len(b) >= 11 && b[5] == '\\' && b[6] == 'u' {
-		if lo, ok := hex4(b[7:11]); ok && lo >= 0xDC00 && lo < 0xE000 {
-			return 11, 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
-		}
-	}
-	if r >= 0xD800 && r < 0xE000 {
-		return 5, utf8.RuneError
-	}
-	return 5, r
-}
-
-func hex4(b []byte) (rune, bool) {
-	var r rune
-	for _, c := range b {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r*16 + rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r*16 + rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r*16 + rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
 }
 
 // fixed maps every offset to one position (a message whose text the
@@ -192,12 +151,7 @@ func ReadFile(path string, data []byte) ([]*Reply, []diag.Diagnostic, error) {
 	if err != nil {
 		return nil, ds, err
 	}
-	starts := []int{0}
-	for i, c := range data {
-		if c == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
+	starts := outformat.LineStarts(string(data))
 	var out []*Reply
 	n := 0
 	for _, m := range t.Messages {
