@@ -98,9 +98,8 @@ func (c *compiler) idHint(s *outformat.Site) string {
 
 // jsonCheck checks one JSON value of a reply against a type.
 type jsonCheck struct {
-	d     *decls
-	out   func(n *yaml.Node, sev diag.Severity, rule string, tpl diag.Pos, format string, args ...any)
-	depth int
+	d   *decls
+	out func(n *yaml.Node, sev diag.Severity, rule string, tpl diag.Pos, format string, args ...any)
 }
 
 // fits says whether n is a value of t, reporting nothing.
