@@ -135,6 +135,15 @@ func TestTestingDocs(t *testing.T) {
 			if b.lang != "text" {
 				t.Errorf("docs/testing.md:%d: a ```%s block: examples are ```yaml files and ```console sessions (```text for the rest)", b.start, b.lang)
 			}
+			// A ```text block whose first line is "# PATH" is a file too (a reply).
+			if path, ok := strings.CutPrefix(lines[b.start], "# "); ok && b.start < b.end && !strings.Contains(path, " ") {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(strings.Join(lines[b.start:b.end], "\n")+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
 	}
 	if commands == 0 {

@@ -86,6 +86,38 @@ type Diagnostic struct {
 	// keep one result per location.
 	Group   string `json:"-"`
 	Subject string `json:"-"`
+	// Related, when set, is a second place the finding is about: for a
+	// reply checked against an output format, the template's text. Text
+	// and GitHub output add it to the message, JSON writes it as
+	// "related", SARIF as a related location.
+	Related *Related `json:"related,omitempty"`
+}
+
+// Related is the second place of a finding, and what it is ("template").
+type Related struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+}
+
+// Pos returns where r points.
+func (r *Related) Pos() Pos { return Pos{File: r.File, Line: r.Line, Col: r.Column} }
+
+// text is the message as one line of text output shows it: with the
+// related place, when there is one.
+func (d Diagnostic) text() string {
+	if d.Related == nil {
+		return d.Message
+	}
+	return d.Message + " (" + d.Related.Message + ": " + d.Related.Pos().String() + ")"
+}
+
+// same says whether two diagnostics say the same thing at the same places.
+func same(a, b Diagnostic) bool {
+	ra, rb := a.Related, b.Related
+	a.Related, b.Related = nil, nil
+	return a == b && (ra == rb || ra != nil && rb != nil && *ra == *rb)
 }
 
 // New builds a diagnostic at p.
@@ -121,7 +153,7 @@ func Sort(ds []Diagnostic) []Diagnostic {
 	})
 	out := ds[:0]
 	for i, d := range ds {
-		if i > 0 && d == ds[i-1] {
+		if i > 0 && same(d, ds[i-1]) {
 			continue
 		}
 		out = append(out, d)

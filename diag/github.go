@@ -44,7 +44,7 @@ func (GitHubPrinter) Print(w io.Writer, ds []Diagnostic) error {
 		}
 		props = append(props, "title="+escapeProperty(d.Rule))
 		fmt.Fprintf(bw, "::%s %s::%s\n", githubLevel(d.Severity), strings.Join(props, ","),
-			escapeData(d.Message+" ["+d.Rule+"]"))
+			escapeData(d.text()+" ["+d.Rule+"]"))
 	}
 	return bw.Flush()
 }

@@ -87,7 +87,7 @@ func (p *TextPrinter) Print(w io.Writer, ds []Diagnostic) error {
 			sc = bold
 		}
 		fmt.Fprintf(bw, "%s: %s: %s %s\n", bold.Sprint(where), sc.Sprint(d.Severity.String()),
-			d.Message, faint.Sprint("["+d.Rule+"]"))
+			d.text(), faint.Sprint("["+d.Rule+"]"))
 		if p.opts.Color && p.opts.Source != nil && d.Line > 0 {
 			if off, ok := cur.seek(p.opts.Source, d.File, d.Line, d.Column); ok {
 				src, caret := snippetAt(cur.text, off)

@@ -111,6 +111,9 @@ func (p *SARIFPrinter) Print(w io.Writer, ds []Diagnostic) error {
 			}
 			res.AddLocation(sarif.NewLocationWithPhysicalLocation(loc))
 		}
+		if r := d.Related; r != nil {
+			addRelated(res, relURI(base, r.File), r)
+		}
 		results = append(results, res)
 	}
 	run.WithResults(results)
@@ -163,4 +166,23 @@ func Fingerprint(d Diagnostic, file string, seen map[string]int) string {
 	seen[key] = n + 1
 	sum := sha256.Sum256([]byte(key + "\x00" + strconv.Itoa(n)))
 	return hex.EncodeToString(sum[:16])
+}
+
+// addRelated adds a finding's second place as related location 1, which the
+// message links to ("[template](1)"), as code scanning shows it.
+func addRelated(res *sarif.Result, uri string, r *Related) {
+	loc := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(uri))
+	if r.Line > 0 {
+		region := sarif.NewRegion().WithStartLine(r.Line)
+		if r.Column > 0 {
+			region.WithStartColumn(r.Column)
+		}
+		loc.WithRegion(region)
+	}
+	res.AddRelatedLocation(sarif.NewLocationWithPhysicalLocation(loc).WithId(1).
+		WithMessage(sarif.NewTextMessage(r.Message)))
+	if res.Message.Text != nil {
+		text := *res.Message.Text + " ([" + r.Message + "](1))"
+		res.Message.Text = &text
+	}
 }

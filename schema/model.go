@@ -291,6 +291,9 @@ type Message struct {
 	Name    string
 	Content string
 	Pos     Pos
+	// TextPos is where a SillyTavern chat message's text is written: the
+	// opening quote of its mes string (the zero Pos elsewhere).
+	TextPos Pos
 }
 
 // Item is one memory item or pending effect.

@@ -201,7 +201,7 @@ func loadJSONL(t *Transcript, path string, data []byte) ([]diag.Diagnostic, erro
 		}
 		m := Message{Pos: d.pos(n), Role: "assistant"}
 		if r := resolve(mes); r.Kind == yaml.ScalarNode && r.ShortTag() == "!!str" {
-			m.Content = r.Value
+			m.Content, m.TextPos = r.Value, d.pos(r)
 		} else {
 			ds = append(ds, diag.New(d.pos(mes), diag.Error, "schema", "mes must be a string, not %s", kindName(mes)))
 		}

@@ -311,6 +311,8 @@ func (d *decoder) expect(n *yaml.Node, f *File) *Expect {
 			}
 		case "snapshot":
 			e.Snapshot = d.snapshot(v, f)
+		case "replies":
+			e.Replies = d.replies(v)
 		case "frequency":
 			for _, fp := range d.fields(v) {
 				fe := &FrequencyExpect{ID: At[string]{fp.Key, d.pos(fp.KeyN)}}

@@ -2,7 +2,8 @@
 // test file (loading it through schema's position-carrying node tree,
 // checking it against test.schema.json, decoding its cases), running each case
 // against any registered engine (several turns through render.RenderTurns,
-// several seeds for frequency expectations), checking the expectations,
+// several seeds for frequency expectations), checking the expectations
+// (reply files against the lorebook's output formats through package reply),
 // comparing and writing prompt snapshots, and writing the run's report as
 // text, json, junit, tap or github annotations.
 //

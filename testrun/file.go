@@ -92,6 +92,7 @@ type Expect struct {
 	NotContains      []At[string]
 	Snapshot         *Snapshot
 	Frequency        []*FrequencyExpect
+	Replies          *RepliesExpect
 }
 
 // IDList is a list of entry ids (or budget keys) and where the list is.

@@ -9,7 +9,8 @@ import (
 // FuzzLoad: no test file, however broken, panics the loader; one that loads
 // without a diagnostic has cases, each with something to check.
 func FuzzLoad(f *testing.F) {
-	for _, p := range []string{"../fixtures/eldoria/failing-tests.yaml", "../fixtures/eldoria/tests/turns.yaml", "../fixtures/sakura/lore.test.yaml"} {
+	for _, p := range []string{"../fixtures/eldoria/failing-tests.yaml", "../fixtures/eldoria/tests/turns.yaml", "../fixtures/sakura/lore.test.yaml",
+		"testdata/replies/tests/replies.yaml"} {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(b)
 		}

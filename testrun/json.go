@@ -50,6 +50,7 @@ type jsonFailure struct {
 	Seed     *int64            `json:"seed,omitempty"`
 	Explain  []jsonExplanation `json:"explain"`
 	Diff     string            `json:"diff,omitempty"`
+	Findings []diag.Diagnostic `json:"findings,omitempty"`
 }
 
 type jsonExplanation struct {
@@ -74,7 +75,7 @@ func (jsonWriter) Write(w io.Writer, r *Report) error {
 		}
 		for _, x := range c.Failures {
 			jf := jsonFailure{File: x.Pos.File, Line: x.Pos.Line, Column: x.Pos.Col, Kind: x.Kind, Message: x.Message,
-				Expected: x.Expected, Got: x.Got, Turn: x.Turn, Run: x.Run, Explain: []jsonExplanation{}, Diff: x.Diff}
+				Expected: x.Expected, Got: x.Got, Turn: x.Turn, Run: x.Run, Explain: []jsonExplanation{}, Diff: x.Diff, Findings: x.Findings}
 			if x.Run > 0 {
 				seed := x.Seed
 				jf.Seed = &seed

@@ -51,7 +51,7 @@ type Failure struct {
 	// entries.step, entries.depth, entries.position, entries.recursion,
 	// entries.trigger, order, tokens.total, tokens.section, tokens.cut,
 	// tokens.dropped, prompt.contains, prompt.notContains, snapshot,
-	// frequency.
+	// frequency, replies.match, replies.notMatch, replies.format.
 	Kind string
 	// Message is one sentence: what was expected and what happened.
 	Message  string
@@ -66,6 +66,9 @@ type Failure struct {
 	Explain []Explanation
 	// Diff is a unified diff of a snapshot (expected, then got).
 	Diff string
+	// Findings are what `lore check-reply` says of a reply that was to
+	// match its format.
+	Findings []diag.Diagnostic
 }
 
 // Explanation is why one entry is or is not in the prompt.

@@ -12,6 +12,7 @@ import (
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/engine"
 	"github.com/lorekit/lore/render"
+	"github.com/lorekit/lore/reply"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/settings"
 )
@@ -89,6 +90,8 @@ type runner struct {
 	load *loader
 	mu   sync.Mutex // guards rep.Problems, rep.Unusable, rep.Snapshots
 	rep  *Report
+	// formats are each lorebook's output formats, for reply expectations.
+	formats memo[[]*reply.Format]
 }
 
 // parallel calls do(0..n-1) on at most Jobs goroutines.
@@ -253,6 +256,15 @@ func (r *runner) runCase(c *Case) *CaseResult {
 				if f := r.snapshot(e.Snapshot, out); f != nil {
 					fs = append(fs, f)
 				}
+			}
+			if k == 0 && e.Replies != nil {
+				rf, ie := r.checkReplies(e.Replies, p.in.Book, c.File.Lorebook.V)
+				if ie != nil {
+					res.Status, res.Error, res.ErrorPos = Error, ie.msg, ie.pos
+					r.problem(ie.ds, ie.unreadable)
+					return res
+				}
+				fs = append(fs, rf...)
 			}
 			for _, f := range fs {
 				if len(c.Turns) > 1 {

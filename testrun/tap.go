@@ -22,6 +22,7 @@ type tapFailure struct {
 	Got      string   `yaml:"got,omitempty"`
 	Explain  []string `yaml:"explain,omitempty"`
 	Diff     string   `yaml:"diff,omitempty"`
+	Findings []string `yaml:"findings,omitempty"`
 }
 
 type tapBlock struct {
@@ -53,6 +54,9 @@ func (tapWriter) Write(w io.Writer, r *Report) error {
 			tf := tapFailure{At: f.Pos.String(), Kind: f.Kind, Message: f.headline(), Expected: f.Expected, Got: f.Got, Diff: f.Diff}
 			for _, x := range f.Explain {
 				tf.Explain = append(tf.Explain, strings.TrimSuffix(x.Text, "\n"))
+			}
+			if s := f.findingsText(); s != "" {
+				tf.Findings = strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 			}
 			b.Failures = append(b.Failures, tf)
 		}

@@ -63,6 +63,7 @@ func (t textWriter) Write(w io.Writer, r *Report) error {
 				}
 			}
 			bw.WriteString(indent(f.Diff, "    "))
+			bw.WriteString(indent(f.findingsText(), "    "))
 		}
 		bw.WriteString("\n")
 	}

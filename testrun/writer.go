@@ -62,6 +62,7 @@ func (f *Failure) details() string {
 	if f.Diff != "" {
 		b.WriteString(f.Diff)
 	}
+	b.WriteString(f.findingsText())
 	return b.String()
 }
 

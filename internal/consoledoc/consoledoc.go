@@ -1,5 +1,5 @@
 // Package consoledoc re-runs the ```console blocks of lore's documents (the
-// README, docs/rules.md) against the real command, for tests: a document whose
+// README, docs/rules.md, docs/formats-replies.md) against the real command, for tests: a document whose
 // examples drift from the program fails them.
 package consoledoc
 
@@ -19,7 +19,8 @@ import (
 // text a line "…" stands for any number of lines, and a line ending in "…"
 // for any line that starts with the text before it. A file a command reads
 // that is not there comes from the document itself: the ```yaml block before
-// it whose first line is "# NAME". Each block runs in a fresh folder, where
+// it whose first line is "# NAME" (or a ```text block so named: a reply
+// file, for docs/formats-replies.md). Each block runs in a fresh folder, where
 // fixtures/ is the folder fixtures names (when it is not "").
 func Run(t *testing.T, doc, fixtures string, minBlocks int) {
 	t.Helper()
@@ -37,18 +38,22 @@ func Run(t *testing.T, doc, fixtures string, minBlocks int) {
 	files := map[string]string{} // "# NAME" yaml blocks seen so far
 	blocks := 0
 	for i := 0; i < len(lines); i++ {
-		fence := strings.TrimSpace(lines[i])
-		if fence != "```console" && fence != "```yaml" {
+		// A fence of more backticks (````text) holds lines of three (a
+		// reply with a ``` block in it); it ends at its own backticks.
+		open := strings.TrimSpace(lines[i])
+		ticks := open[:len(open)-len(strings.TrimLeft(open, "`"))]
+		fence := "```" + open[len(ticks):]
+		if len(ticks) < 3 || fence != "```console" && fence != "```yaml" && fence != "```text" {
 			continue
 		}
 		start := i + 1
 		end := start
-		for end < len(lines) && strings.TrimSpace(lines[end]) != "```" {
+		for end < len(lines) && strings.TrimSpace(lines[end]) != ticks {
 			end++
 		}
 		body := lines[start:end]
 		i = end
-		if fence == "```yaml" {
+		if fence != "```console" {
 			if name, ok := strings.CutPrefix(strings.TrimSpace(body[0]), "# "); ok && !strings.Contains(name, " ") {
 				files[name] = strings.Join(body, "\n") + "\n"
 			}
