@@ -52,7 +52,8 @@ own engine, the default), or another engine lore simulates; without it, the
 manifest's settings.engine decides, and a SillyTavern book or card read
 directly renders as SillyTavern would when lore simulates it.
 
-Settings come from the flags, else the manifest, else the defaults.
+Settings come from the flags, else the manifest, else .lore.yaml (looked up
+from LOREBOOK's folder upward, or --config), else lore's defaults.
 Exit codes: 0 rendered; 1 the inputs have errors (printed as file:line:col);
 2 bad usage or a file that cannot be read.`,
 		Example: `  lore render fixtures/eldoria/book --transcript fixtures/eldoria/transcript.yaml --vars fixtures/eldoria/vars.yaml
