@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,7 +102,13 @@ func runExport(iox *IO, opts *exportOptions, path string) error {
 	if err := opts.loss.print(iox.Stderr, report, false); err != nil {
 		return err
 	}
-	return writeOut(iox.Stdout, opts.out, data)
+	if err := writeOut(iox.Stdout, opts.out, data); err != nil || opts.out == "" {
+		return err
+	}
+	// As import does: stdout stays for the data, stderr says what was written.
+	_, err = fmt.Fprintf(iox.Stderr, "lore: wrote %s (as %s) to %s\n",
+		plural(formats.Exported(lb, opts.to), "entry", "entries"), opts.to, opts.out)
+	return err
 }
 
 // exportAssets are the files a .charx export carries: those of LOREBOOK
