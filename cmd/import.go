@@ -37,7 +37,9 @@ Agnai memory books, RisuAI lorebooks.
 
 Without -o the lorebook is printed as one file. -o DIR (an existing folder, a
 path ending in /, or a path without extension) writes a folder lorebook:
-lorebook.yaml and entries/<id>.yaml; -o FILE.yaml or FILE.json writes one file.
+lorebook.yaml and entries/<NN>-<id>.yaml, numbered in the book's order (a
+folder is read in the order of its file names); -o FILE.yaml or FILE.json
+writes one file.
 Files are written atomically; an existing file, or a non-empty folder, is
 replaced only with --force.
 What the source has and lore cannot express is kept under extensions: the loss
