@@ -111,7 +111,10 @@ func WriteFile(path string, data []byte) error {
 // and entries/<NN>-<id>.<ext> (EntryFileName), one entry per file. The folder is built beside dir
 // under a temporary name and renamed into place, so dir is either the old
 // folder or the whole new one. A non-empty dir is refused unless force.
-func WriteFolder(dir string, lb *schema.Lorebook, format string, force bool) error {
+//
+// extra are other files to write beside the manifest (a card's image), by
+// plain file name.
+func WriteFolder(dir string, lb *schema.Lorebook, format string, force bool, extra ...File) error {
 	dir = filepath.Clean(dir)
 	ext := "." + format
 	if format == "" || format == YAML {
@@ -149,6 +152,14 @@ func WriteFolder(dir string, lb *schema.Lorebook, format string, force bool) err
 	if err := fillFolder(tmp, lb, format, ext); err != nil {
 		return writeErr(dir, err)
 	}
+	for _, f := range extra {
+		if !filepath.IsLocal(f.Name) || filepath.Base(f.Name) != f.Name {
+			return fmt.Errorf("cannot write %q into a folder lorebook: not a plain file name", f.Name)
+		}
+		if err := os.WriteFile(filepath.Join(tmp, f.Name), f.Data, 0o644); err != nil {
+			return writeErr(dir, err)
+		}
+	}
 	switch {
 	case !exists:
 	case empty:
@@ -180,6 +191,12 @@ func WriteFolder(dir string, lb *schema.Lorebook, format string, force bool) err
 	}
 	done = true
 	return nil
+}
+
+// File is a file WriteFolder writes beside the manifest.
+type File struct {
+	Name string
+	Data []byte
 }
 
 // fillFolder writes the files of a folder lorebook into the empty folder tmp.

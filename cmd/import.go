@@ -165,10 +165,14 @@ func runImport(iox *IO, opts *importOptions, path string) error {
 			name, engine.Title(name))
 	}
 	if folder {
-		if err := canon.WriteFolder(opts.out, lb, opts.format, opts.force); err != nil {
+		extra, err := keepCardImage(path, lb)
+		if err != nil {
+			return err
+		}
+		if err := canon.WriteFolder(opts.out, lb, opts.format, opts.force, extra...); err != nil {
 			return usageErr("%v", err)
 		}
-		return wrote(iox, lb, opts.out)
+		return wrote(iox, lb, opts.out, extra...)
 	}
 	data, err := canon.EncodeLorebook(lb, opts.format)
 	if err != nil {
@@ -181,9 +185,41 @@ func runImport(iox *IO, opts *importOptions, path string) error {
 }
 
 // wrote confirms a written import on stderr (stdout stays for the data).
-func wrote(iox *IO, lb *schema.Lorebook, out string) error {
-	_, err := fmt.Fprintf(iox.Stderr, "lore: wrote %s (from %s) to %s\n", plural(len(lb.Entries), "entry", "entries"), lb.Format, out)
+func wrote(iox *IO, lb *schema.Lorebook, out string, extra ...canon.File) error {
+	and := ""
+	for _, f := range extra {
+		and += " and the card's image (" + f.Name + ")"
+	}
+	_, err := fmt.Fprintf(iox.Stderr, "lore: wrote %s (from %s)%s to %s\n", plural(len(lb.Entries), "entry", "entries"), lb.Format, and, out)
 	return err
+}
+
+// keepCardImage is the picture of a PNG card imported to a folder: written
+// beside the manifest as card.png, without the card's chunks (export writes
+// the card into it again), and named in the manifest (pngImage under
+// extensions.<card format>), so that export to a PNG card uses it.
+func keepCardImage(path string, lb *schema.Lorebook) ([]canon.File, error) {
+	if lb.Format != formats.FormatCardV2 && lb.Format != formats.FormatCardV3 {
+		return nil, nil
+	}
+	data, err := schema.ReadBytes(path)
+	if err != nil || !formats.IsPNG(data) {
+		return nil, nil // a card read from JSON has no picture
+	}
+	img, err := formats.PlainImage(data)
+	if err != nil {
+		return nil, usageErr("%s: %v", path, err)
+	}
+	if lb.Manifest.Extensions == nil {
+		lb.Manifest.Extensions = map[string]any{}
+	}
+	kept, _ := lb.Manifest.Extensions[lb.Format].(map[string]any)
+	if kept == nil {
+		kept = map[string]any{}
+		lb.Manifest.Extensions[lb.Format] = kept
+	}
+	kept[formats.PNGImageKey] = formats.CardImageName
+	return []canon.File{{Name: formats.CardImageName, Data: img}}, nil
 }
 
 // writeOut prints data, or writes it atomically to out when set.
