@@ -20,7 +20,7 @@ var registry = []Rule{
 		Description: "two entries with one id",
 		Help:        "Give every entry its own kebab-case id; activation traces and exports key entries by id."},
 	{ID: "keyword-collision", Severity: diag.Warning, Check: checkKeywordCollision,
-		Description: "one keyword (after case folding and NFKC) on several entries: they always fire together",
+		Description: "one keyword (after case folding and NFKC) on several entries: it fires them all",
 		Help:        "Keep the keyword on one entry, merge the entries, or add secondary keywords to tell them apart."},
 	{ID: "keyword-overlap", Severity: diag.Warning, Check: checkKeywordOverlap,
 		Description: "a keyword that fires inside a word of another entry's keyword, without matchWholeWords",
