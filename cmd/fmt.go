@@ -236,7 +236,7 @@ func fmtTargets(iox *IO, paths []string) ([]fmtTarget, int) {
 			}
 		}
 		if errs, _, _ := diag.Count(ds); errs > 0 {
-			pr, _ := diagPrinter("text", false)
+			pr, _ := diagPrinter("text", looks{})
 			var only []diag.Diagnostic
 			for _, d := range ds {
 				if d.Severity == diag.Error {
@@ -313,6 +313,6 @@ func fmtReport(iox *IO, path string, err error) {
 		fmt.Fprintf(iox.Stderr, "lore: %v\n", err)
 		return
 	}
-	pr, _ := diagPrinter("text", false)
+	pr, _ := diagPrinter("text", looks{})
 	pr.Print(iox.Stderr, schema.ErrorDiagnostics(path, err))
 }

@@ -89,7 +89,7 @@ func loadForConvert(iox *IO, path, colorMode string) (*schema.Lorebook, error) {
 			ds = append(ds, d)
 		}
 	}
-	p, _ := diag.NewPrinter("text", diag.Options{Color: on})
+	p, _ := diag.NewPrinter("text", diag.Options{Color: on.color})
 	if len(ds) > 0 {
 		if perr := p.Print(iox.Stderr, diag.Sort(ds)); perr != nil {
 			return nil, perr

@@ -53,7 +53,7 @@ type chat struct {
 // printed on stderr as file:line:col; they stop the command, with exit 2 when a
 // file cannot be read and 1 when it reads but has errors, because a prompt built
 // from a half-understood lorebook would mislead more than it helps.
-func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) (*chat, error) {
+func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color looks) (*chat, error) {
 	// Every caller counts tokens: the vocabulary decodes on the other core
 	// while the book is read (a manifest that names another tokenizer only
 	// wastes that work).
@@ -203,14 +203,14 @@ func checkRoom(s schema.Settings, f *pflag.FlagSet, cfg *lint.Config, book *sche
 
 // printErrors prints the error-level diagnostics of the inputs (warnings and
 // import notes are lint's business) as file:line:col lines.
-func printErrors(w io.Writer, ds []diag.Diagnostic, color bool) error {
+func printErrors(w io.Writer, ds []diag.Diagnostic, color looks) error {
 	var errs []diag.Diagnostic
 	for _, d := range ds {
 		if d.Severity == diag.Error {
 			errs = append(errs, d)
 		}
 	}
-	pr, err := diag.NewPrinter("text", diag.Options{Color: color, Source: diag.FileSource()})
+	pr, err := diag.NewPrinter("text", color.diagOptions())
 	if err != nil {
 		return err
 	}
@@ -220,11 +220,11 @@ func printErrors(w io.Writer, ds []diag.Diagnostic, color bool) error {
 // diagPrinter is the printer for --format: SARIF carries every rule's
 // description and help link (validate's findings are lint's schema rule),
 // the other formats come from diag.
-func diagPrinter(format string, color bool) (diag.Printer, error) {
+func diagPrinter(format string, color looks) (diag.Printer, error) {
 	if format == "sarif" {
 		return &diag.SARIFPrinter{Rules: lint.RuleInfos(), Version: Version}, nil
 	}
-	pr, err := diag.NewPrinter(format, diag.Options{Color: color, Source: diag.FileSource()})
+	pr, err := diag.NewPrinter(format, color.diagOptions())
 	if err != nil {
 		return nil, usageErr("%v", err)
 	}

@@ -80,7 +80,7 @@ func runRender(iox *IO, c *cobra.Command, opts *renderOptions, path string) erro
 	if err != nil {
 		return err
 	}
-	out, err := output.NewOutput(opts.format, output.OutputOptions{Color: on, Report: opts.report})
+	out, err := output.NewOutput(opts.format, output.OutputOptions{Color: on.color, Report: opts.report})
 	if err != nil {
 		return usageErr("--format: %v", err)
 	}
@@ -109,9 +109,9 @@ func runRender(iox *IO, c *cobra.Command, opts *renderOptions, path string) erro
 	}
 	switch {
 	case opts.modes.runs > 0:
-		return renderRuns(iox, ch, &opts.modes, opts.format, on)
+		return renderRuns(iox, ch, &opts.modes, opts.format, on.color)
 	case opts.modes.turns || opts.modes.turnsAt != "":
-		return renderTurns(iox, ch, &opts.modes, opts, on)
+		return renderTurns(iox, ch, &opts.modes, opts, on.color)
 	}
 
 	res, err := ch.eng.Render(ch.in)
@@ -125,7 +125,7 @@ func runRender(iox *IO, c *cobra.Command, opts *renderOptions, path string) erro
 		if opts.format == "json" {
 			return output.WriteExplanationJSON(iox.Stdout, res, opts.explain)
 		}
-		return output.WriteExplanation(iox.Stdout, res, opts.explain, on)
+		return output.WriteExplanation(iox.Stdout, res, opts.explain, on.color)
 	}
 	return out.Write(iox.Stdout, res)
 }

@@ -87,7 +87,7 @@ func runTest(iox *IO, opts *testOptions, paths []string) error {
 	if err != nil {
 		return err
 	}
-	w, err := testrun.NewWriter(opts.format, testrun.WriterOptions{Color: on, Verbose: opts.verbose, Source: diag.FileSource()})
+	w, err := testrun.NewWriter(opts.format, testrun.WriterOptions{Color: on.color, Excerpts: on.excerpts, Verbose: opts.verbose, Source: diag.FileSource()})
 	if err != nil {
 		return usageErr("--format: %v", err)
 	}

@@ -65,7 +65,7 @@ func runTokens(cmd *cobra.Command, iox *IO, opts *tokensOptions, path string) er
 
 	if sizer, ok := ch.eng.(render.Sizer); ok && opts.transcript == "" {
 		sz := sizer.SizeUp(ch.in)
-		if err := writeTokens(iox.Stdout, opts.format, sz.Report, func(w io.Writer) error { return output.WriteSizing(w, sz, on) }); err != nil {
+		if err := writeTokens(iox.Stdout, opts.format, sz.Report, func(w io.Writer) error { return output.WriteSizing(w, sz, on.color) }); err != nil {
 			return err
 		}
 	} else {
@@ -76,7 +76,7 @@ func runTokens(cmd *cobra.Command, iox *IO, opts *tokensOptions, path string) er
 		for _, w := range res.Warnings {
 			fmt.Fprintf(iox.Stderr, "lore: warning: %s\n", w)
 		}
-		if err := writeTokens(iox.Stdout, opts.format, res.Report, func(w io.Writer) error { return output.WriteReport(w, res.Report, on) }); err != nil {
+		if err := writeTokens(iox.Stdout, opts.format, res.Report, func(w io.Writer) error { return output.WriteReport(w, res.Report, on.color) }); err != nil {
 			return err
 		}
 	}

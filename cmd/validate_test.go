@@ -189,13 +189,20 @@ func TestValidateColor(t *testing.T) {
 		!strings.Contains(out, "^~~~~~~~~~~") {
 		t.Errorf("terminal: no colour or snippet:\n%s", out)
 	}
+	// NO_COLOR and --color never take the colour away, not the source line
+	// and caret a reader at a terminal needs.
 	out, _, _ = runCmd(t, IO{IsTerminal: true, Env: env(map[string]string{"NO_COLOR": ""})}, "validate", p)
-	if strings.Contains(out, "\x1b[") || strings.Contains(out, "^~") {
-		t.Errorf("NO_COLOR: coloured:\n%s", out)
+	if strings.Contains(out, "\x1b[") || !strings.Contains(out, "    section: chathistory\n") || !strings.Contains(out, "^~~~~~~~~~~") {
+		t.Errorf("NO_COLOR: coloured, or no excerpt:\n%s", out)
 	}
 	out, _, _ = runCmd(t, IO{IsTerminal: true, Env: env(nil)}, "validate", "--color", "never", p)
-	if strings.Contains(out, "\x1b[") {
-		t.Errorf("--color never: coloured")
+	if strings.Contains(out, "\x1b[") || !strings.Contains(out, "^~~~~~~~~~~") {
+		t.Errorf("--color never: coloured, or no excerpt:\n%s", out)
+	}
+	// In a pipe the output is the plain lines scripts read.
+	out, _, _ = runCmd(t, IO{Env: env(nil)}, "validate", p)
+	if strings.Contains(out, "\x1b[") || strings.Contains(out, "^~") {
+		t.Errorf("pipe: coloured, or an excerpt:\n%s", out)
 	}
 	out, _, _ = runCmd(t, IO{}, "validate", "--color", "always", p)
 	if !strings.Contains(out, "\x1b[") {

@@ -21,8 +21,10 @@ type Printer interface {
 
 // Options configure printers. Formats that have no use for an option ignore it.
 type Options struct {
-	// Color turns on ANSI colour and source snippets in text output.
-	Color bool
+	// Color turns on ANSI colour in text output; Excerpts the source line
+	// and a caret under each finding (with Source). Colour alone implies
+	// them: colour is for a reader at a terminal.
+	Color, Excerpts bool
 	// Source returns line n (1-based) of file without its newline, for the
 	// snippet under a text diagnostic; nil means no snippets.
 	Source func(file string, line int) (string, bool)
@@ -88,7 +90,7 @@ func (p *TextPrinter) Print(w io.Writer, ds []Diagnostic) error {
 		}
 		fmt.Fprintf(bw, "%s: %s: %s %s\n", bold.Sprint(where), sc.Sprint(d.Severity.String()),
 			d.Message, faint.Sprint("["+d.Rule+"]"))
-		if p.opts.Color && p.opts.Source != nil && d.Line > 0 {
+		if (p.opts.Color || p.opts.Excerpts) && p.opts.Source != nil && d.Line > 0 {
 			if off, ok := cur.seek(p.opts.Source, d.File, d.Line, d.Column); ok {
 				src, caret := snippetAt(cur.text, off)
 				fmt.Fprintf(bw, "  %s\n  %s\n", src, sc.Sprint(caret))
