@@ -62,6 +62,11 @@ const flowWidth = 60
 type RefusalError struct {
 	File string
 	Msg  string
+	// Skip says the file is left alone as it should be, not refused for a
+	// fault: YAML anchors and aliases (which docs/lorebook.md puts under
+	// extensions:) have no place in fmt's layout, and formatting would
+	// expand them. fmt notes it and goes on.
+	Skip bool
 }
 
 func (e *RefusalError) Error() string { return e.File + ": " + e.Msg }
@@ -139,7 +144,7 @@ func FormatDoc(doc *schema.Doc, role SourceRole) (orig, out []byte, err error) {
 func formatSource(path string, data []byte, root *yaml.Node, role SourceRole) ([]byte, error) {
 	if schema.IsJSON(path, data) {
 		if anchored(root) {
-			return nil, &RefusalError{File: path, Msg: "uses YAML anchors or merge keys; lore fmt leaves it alone"}
+			return nil, &RefusalError{File: path, Msg: "uses YAML anchors or merge keys; lore fmt leaves it alone", Skip: true}
 		}
 		reorderTop(root, role)
 		var b bytes.Buffer
@@ -152,7 +157,7 @@ func formatSource(path string, data []byte, root *yaml.Node, role SourceRole) ([
 		return nil, &RefusalError{File: path, Msg: "cannot read the YAML document again"}
 	}
 	if anchored(&doc) {
-		return nil, &RefusalError{File: path, Msg: "uses YAML anchors or merge keys; lore fmt leaves it alone"}
+		return nil, &RefusalError{File: path, Msg: "uses YAML anchors or merge keys; lore fmt leaves it alone", Skip: true}
 	}
 	blank := blankMarks(data, doc.Content[0])
 	reorderTop(doc.Content[0], role)

@@ -36,8 +36,9 @@ It never changes what a file says: default values you wrote stay.
 
 Before anything is printed or written, the formatted text is parsed and loaded
 again and compared with the original; if anything differs, fmt refuses (exit 2)
-and names the first difference. Files with YAML anchors or merge keys, and
-foreign formats (convert those with 'lore import'), are refused too.
+and names the first difference. Files with YAML anchors or merge keys are
+left alone, with a note (they are skipped, not a failure); foreign formats
+(convert those with 'lore import') are refused.
 
 Without flags the formatted text goes to stdout (with a "# file: PATH" line
 before each file when there are several). -w rewrites the files that change,
@@ -94,6 +95,11 @@ func runFmt(iox *IO, opts *fmtOptions, paths []string) error {
 			targets[i].doc = nil
 		} else {
 			orig, out, err = canon.FormatFile(t.path, t.role)
+		}
+		var re *canon.RefusalError
+		if errors.As(err, &re) && re.Skip {
+			fmt.Fprintf(iox.Stderr, "lore: %v (skipped)\n", err) // as the README promises: not a failure
+			continue
 		}
 		if err != nil {
 			fmtReport(iox, t.path, err)
