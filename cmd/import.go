@@ -79,7 +79,7 @@ func loadForConvert(iox *IO, path, colorMode string) (*schema.Lorebook, error) {
 	if err != nil {
 		return nil, err
 	}
-	lb, all, err := formats.Open(path)
+	lb, all, err := openBook(path, noFlags...)
 	if err != nil {
 		all = append(all, schema.ErrorDiagnostics(path, err)...)
 	}

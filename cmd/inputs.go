@@ -3,13 +3,10 @@ package cmd
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/engine"
-	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/lint"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
@@ -235,18 +232,5 @@ func diagPrinter(format string, color looks) (diag.Printer, error) {
 // (a transcript, a variables file) with the flag it belongs to. A file is read
 // and parsed once for both.
 func openLorebook(path string) (*schema.Lorebook, []diag.Diagnostic, error) {
-	if st, err := os.Stat(path); err != nil || st.IsDir() || strings.EqualFold(filepath.Ext(path), ".jsonl") {
-		if err := wrongKind(path, "", kindLorebook); err != nil {
-			return nil, nil, err
-		}
-		return formats.Open(path)
-	}
-	src, err := formats.ReadSource(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := kindError(path, "", kindLorebook, sourceKind(src)); err != nil {
-		return nil, nil, err
-	}
-	return src.Open()
+	return openBook(path, "--transcript", "--vars")
 }

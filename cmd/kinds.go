@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -20,11 +21,12 @@ const (
 	kindLorebook   = "lorebook"
 	kindTranscript = "transcript"
 	kindVars       = "vars"
+	kindTest       = "test"
 )
 
 // kindNames say a kind in a sentence; kindFlags, where a file of that kind goes.
 var (
-	kindNames = map[string]string{kindLorebook: "a lorebook", kindTranscript: "a transcript", kindVars: "a variables file", "config": "a " + lint.ConfigName}
+	kindNames = map[string]string{kindLorebook: "a lorebook", kindTranscript: "a transcript", kindVars: "a variables file", kindTest: "a test file", "config": "a " + lint.ConfigName}
 	kindFlags = map[string]string{kindLorebook: "as the LOREBOOK argument", kindTranscript: "with --transcript", kindVars: "with --vars"}
 )
 
@@ -62,6 +64,8 @@ func sourceKind(src *formats.Source) string {
 		return kindLorebook
 	}
 	switch schema.DetectKind(p, root) {
+	case schema.KindTest:
+		return kindTest
 	case schema.KindTranscript:
 		if root.Kind == yaml.SequenceNode || mappingHas(root, "messages") {
 			return kindTranscript
@@ -110,8 +114,10 @@ func mappingHas(m *yaml.Node, key string) bool {
 // when the file is, or may be, of the kind wanted.
 func wrongKind(p, flag, want string) error { return kindError(p, flag, want, namedFileKind(p)) }
 
-// kindError is wrongKind for a file whose kind is known.
-func kindError(p, flag, want, got string) error {
+// kindError is wrongKind for a file whose kind is known. takes are the
+// flags of the command that a transcript or a variables file may go to;
+// none named means render's and tokens' (--transcript and --vars).
+func kindError(p, flag, want, got string, takes ...string) error {
 	if got == "" || got == want || want == "config" && got == kindVars {
 		return nil
 	}
@@ -119,10 +125,46 @@ func kindError(p, flag, want, got string) error {
 	if flag != "" {
 		msg = fmt.Sprintf("given to %s, but %s", flag, msg)
 	}
-	if where := kindFlags[got]; where != "" {
+	if takes == nil {
+		takes = []string{"--transcript", "--vars"}
+	}
+	where := kindFlags[got]
+	switch {
+	case got == kindTest:
+		msg += ": run it with lore test " + p
+	case where == "":
+	case got == kindLorebook || slices.Contains(takes, strings.TrimPrefix(where, "with ")):
 		msg += ": pass it " + where
+	case got == kindTranscript:
+		msg += ": lore render and lore tokens take it " + where
+	case got == kindVars:
+		msg += ": lore render, tokens and lint take it " + where
 	}
 	return &schema.ParseError{Pos: diag.Pos{File: p}, Msg: msg}
+}
+
+// noFlags is the flags of a command that takes neither a transcript nor a
+// variables file (import, export), for openBook.
+var noFlags = []string{}
+
+// openBook loads the LOREBOOK argument of a command that takes the flags
+// takes (see kindError), refusing a transcript, variables or test file with
+// where it goes. A file is read and parsed once for both.
+func openBook(path string, takes ...string) (*schema.Lorebook, []diag.Diagnostic, error) {
+	if st, err := os.Stat(path); err != nil || st.IsDir() || strings.EqualFold(filepath.Ext(path), ".jsonl") {
+		if err := kindError(path, "", kindLorebook, namedFileKind(path), takes...); err != nil {
+			return nil, nil, err
+		}
+		return formats.Open(path)
+	}
+	src, err := formats.ReadSource(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := kindError(path, "", kindLorebook, sourceKind(src), takes...); err != nil {
+		return nil, nil, err
+	}
+	return src.Open()
 }
 
 // loadVarsFile loads the file of --vars.

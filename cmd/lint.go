@@ -12,7 +12,6 @@ import (
 	"github.com/lorekit/lore/canon"
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/engine"
-	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/lint"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
@@ -246,7 +245,7 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 		books := make([]*schema.Lorebook, len(paths))
 		found := make([][]diag.Diagnostic, len(paths))
 		for i, p := range paths {
-			book, ds, err := formats.Open(p)
+			book, ds, err := openBook(p, "--vars")
 			if err != nil {
 				bad = true
 				files++

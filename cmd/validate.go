@@ -9,6 +9,7 @@ import (
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/testrun"
 )
 
 type validateOptions struct {
@@ -28,13 +29,15 @@ for load errors, printing one line per problem:
   file:line:col: error: message [schema]
 
 A PATH is a lorebook folder, a lorebook file (lore's own YAML/JSON or a foreign
-format such as a SillyTavern world or a character card), a transcript or a
-variables file. What a file is, is decided by its content unless --kind says:
+format such as a SillyTavern world or a character card), a transcript, a
+variables file or a test file of 'lore test'. What a file is, is decided by its
+content unless --kind says:
   - a .jsonl file, a mapping with messages: (or summary:, memory:, pending:),
     or a list of {role, content} messages is a transcript (a list whose
     items have fields only entries have, such as id or section, is a list of
     entries, even when they have a role);
-  - a mapping with none of the manifest, entry or transcript keys is a
+  - a mapping with cases: is a test file;
+  - a mapping with none of the manifest, entry, transcript or test keys is a
     variables file (variable id: value);
   - anything else, and every folder with a lorebook.yaml, is a lorebook.
 A folder without lorebook.yaml stands for the lorebooks and transcripts below
@@ -54,7 +57,7 @@ or parsed. Text output goes to stdout and a summary line to stderr; with
 		},
 	}
 	c.Flags().StringVar(&opts.format, "format", "text", "output format: "+strings.Join(diag.Formats(), ", "))
-	c.Flags().StringVar(&opts.kind, "kind", "auto", "what every PATH is: auto, lorebook, transcript or vars")
+	c.Flags().StringVar(&opts.kind, "kind", "auto", "what every PATH is: auto, lorebook, transcript, vars or test")
 	addColorFlag(c, &opts.color)
 	return c
 }
@@ -65,9 +68,9 @@ func runValidate(iox *IO, opts *validateOptions, paths []string) error {
 		return err
 	}
 	switch opts.kind {
-	case "auto", "lorebook", "transcript", "vars":
+	case "auto", "lorebook", "transcript", "vars", "test":
 	default:
-		return usageErr("--kind must be auto, lorebook, transcript or vars, not %q", opts.kind)
+		return usageErr("--kind must be auto, lorebook, transcript, vars or test, not %q", opts.kind)
 	}
 	pr, err := diagPrinter(opts.format, on)
 	if err != nil {
@@ -132,6 +135,9 @@ func validatePath(p, kind string) ([]diag.Diagnostic, int, error) {
 	case schema.KindVars:
 		_, ds := schema.LoadVarsDoc(src.Doc)
 		return ds, 1, nil
+	case schema.KindTest:
+		_, ds, err := testrun.Load(p)
+		return ds, 1, err
 	}
 	lb, ds, err := src.Open()
 	return ds, fileCount(lb), err
@@ -145,6 +151,9 @@ func loadAs(p, kind string) ([]diag.Diagnostic, int, error) {
 		return ds, 1, err
 	case "vars":
 		_, ds, err := schema.LoadVars(p)
+		return ds, 1, err
+	case "test":
+		_, ds, err := testrun.Load(p)
 		return ds, 1, err
 	}
 	lb, ds, err := formats.Open(p)
