@@ -143,6 +143,33 @@ func kindError(p, flag, want, got string, takes ...string) error {
 	return &schema.ParseError{Pos: diag.Pos{File: p}, Msg: msg}
 }
 
+// holdsBooks is the error for a folder without a manifest that holds
+// lorebooks (a 'lore init' project, a repository): the book the user meant
+// is below it, so the error names it rather than suggest a manifest, which
+// would turn the project's transcript and tests into entries. nil for
+// anything else (schema.Load says what is wrong with it).
+func holdsBooks(path string) error {
+	if st, err := os.Stat(path); err != nil || !st.IsDir() || hasManifest(path) {
+		return nil
+	}
+	found, _, err := walkTree(path, map[string]bool{treeLorebook: true})
+	if err != nil || len(found) == 0 {
+		return nil
+	}
+	var msg string
+	if len(found) == 1 {
+		msg = fmt.Sprintf("this folder is not a lorebook (it has no lorebook.yaml) but holds one: did you mean %s?", found[0])
+	} else {
+		names := found[:min(len(found), 3)]
+		msg = fmt.Sprintf("this folder is not a lorebook (it has no lorebook.yaml) but holds %d: %s", len(found), strings.Join(names, ", "))
+		if len(found) > 3 {
+			msg += fmt.Sprintf(" and %d more", len(found)-3)
+		}
+		msg += "; name one of them"
+	}
+	return &schema.ParseError{Pos: diag.Pos{File: path}, Msg: msg}
+}
+
 // noFlags is the flags of a command that takes neither a transcript nor a
 // variables file (import, export), for openBook.
 var noFlags = []string{}
@@ -151,6 +178,9 @@ var noFlags = []string{}
 // takes (see kindError), refusing a transcript, variables or test file with
 // where it goes. A file is read and parsed once for both.
 func openBook(path string, takes ...string) (*schema.Lorebook, []diag.Diagnostic, error) {
+	if err := holdsBooks(path); err != nil {
+		return nil, nil, err
+	}
 	if st, err := os.Stat(path); err != nil || st.IsDir() || strings.EqualFold(filepath.Ext(path), ".jsonl") {
 		if err := kindError(path, "", kindLorebook, namedFileKind(path), takes...); err != nil {
 			return nil, nil, err
