@@ -37,7 +37,7 @@ func useColor(iox *IO, mode string) (looks, error) {
 		}
 		return looks{color: iox.IsTerminal, excerpts: iox.IsTerminal}, nil
 	}
-	return looks{}, usageErr("--color must be auto, always or never, not %q", mode)
+	return looks{}, usageErr("--color must be auto, always or never, not %q%s", mode, didYouMean(mode, []string{"auto", "always", "never"}))
 }
 
 // diagOptions are the text printer's options for these looks.

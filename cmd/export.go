@@ -53,7 +53,7 @@ Without -o the file is printed; with -o it is written atomically.`,
   lore export seraphina/ --to card-v3 -o seraphina.png --image portrait.png
   lore export seraphina/ --to charx --asset icon=portrait.png -o seraphina.charx
   lore export Eldoria.json --to novelai --dry-run`,
-		Args: cobra.ExactArgs(1),
+		Args: args(1, 1, "LOREBOOK", "a LOREBOOK (a folder or a file, in any format lore reads) to export"),
 		RunE: func(c *cobra.Command, args []string) error { return runExport(iox, &opts, args[0]) },
 	}
 	f := c.Flags()
@@ -78,7 +78,7 @@ func runExport(iox *IO, opts *exportOptions, path string) error {
 		known = known || t == opts.to
 	}
 	if !known {
-		return usageErr("--to must be %s, not %q", strings.Join(formats.Targets, ", "), opts.to)
+		return usageErr("--to must be %s, not %q%s", strings.Join(formats.Targets, ", "), opts.to, didYouMean(opts.to, formats.Targets))
 	}
 	if len(opts.assets) > 0 && opts.to != formats.FormatCharX {
 		return usageErr("--asset goes with --to charx: only a .charx holds files")

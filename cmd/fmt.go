@@ -51,7 +51,7 @@ an unreadable file or a refusal.`,
 		Example: `  lore fmt book/entries/tavern.yaml
   lore fmt -w book
   lore fmt --check book world.yaml`,
-		Args: cobra.MinimumNArgs(1),
+		Args: args(1, -1, "PATH", "a PATH (a lorebook file or folder, or . for every lorebook below it)"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if opts.write && opts.check {
 				return usageErr("-w and --check cannot be used together")

@@ -56,7 +56,7 @@ own engine instead, and the report lists them.`,
 		Example: `  lore import Eldoria.json
   lore import default_Seraphina.png -o seraphina/
   lore import world.lorebook -o world.json`,
-		Args: cobra.ExactArgs(1),
+		Args: args(1, 1, "FILE", "a FILE to import (a SillyTavern world, a character card, a NovelAI lorebook…)"),
 		RunE: func(c *cobra.Command, args []string) error { return runImport(iox, &opts, args[0]) },
 	}
 	f := c.Flags()
@@ -108,7 +108,7 @@ func runImport(iox *IO, opts *importOptions, path string) error {
 	switch opts.format {
 	case "", canon.YAML, canon.JSON:
 	default:
-		return usageErr("--format must be yaml or json, not %q", opts.format)
+		return usageErr("--format must be yaml or json, not %q%s", opts.format, didYouMean(opts.format, []string{canon.YAML, canon.JSON}))
 	}
 	folder := false
 	if opts.out != "" {
@@ -145,7 +145,7 @@ func runImport(iox *IO, opts *importOptions, path string) error {
 	}
 	if opts.engine != "" {
 		if _, err := engine.Get(opts.engine); err != nil {
-			return usageErr("--engine: %v", err)
+			return usageErr("--engine: %v%s", err, didYouMean(opts.engine, engine.Names()))
 		}
 	}
 	lb, err := loadForConvert(iox, path, opts.color)
@@ -261,7 +261,7 @@ type lossOptions struct {
 
 func (o *lossOptions) check() error {
 	if o.format != "text" && o.format != "json" {
-		return usageErr("the loss report is text or json, not %q", o.format)
+		return usageErr("the loss report is text or json, not %q%s", o.format, didYouMean(o.format, []string{"text", "json"}))
 	}
 	return nil
 }

@@ -82,7 +82,7 @@ func TestImportErrors(t *testing.T) {
 		{"format", []string{"import", "--format", "toml", filepath.Join(formatFixtures, "st_empty.json")}, 2, "--format must be yaml or json"},
 		{"extension", []string{"import", filepath.Join(formatFixtures, "st_empty.json"), "-o", filepath.Join(dir, "out.txt")}, 2, "want a folder, or a file ending in .yaml"},
 		{"same file", []string{"import", filepath.Join(formatFixtures, "st_empty.json"), "-o", filepath.Join(formatFixtures, "st_empty.json")}, 2, "is the input file"},
-		{"no args", []string{"import"}, 2, "accepts 1 arg"},
+		{"no args", []string{"import"}, 2, "import needs a FILE to import"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, errs, code := runConvert(t, tc.args...)

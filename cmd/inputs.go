@@ -136,7 +136,7 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color looks)
 	}
 	counter, err := tokenize.Get(s.Tokenizer)
 	if err != nil {
-		return nil, usageErr("%v", err)
+		return nil, usageErr("%v%s", err, didYouMean(s.Tokenizer, tokenize.Names()))
 	}
 	eng, err := pickEngine(iox, o.engine, book)
 	if err != nil {
@@ -167,9 +167,9 @@ func pickEngine(iox *IO, flag string, book *schema.Lorebook) (render.Engine, err
 	eng, err := engine.Get(name)
 	if err != nil {
 		if flag != "" {
-			return nil, usageErr("--engine: %v", err)
+			return nil, usageErr("--engine: %v%s", err, didYouMean(flag, engine.Names()))
 		}
-		return nil, usageErr("%s: settings.engine: %v", book.Path, err)
+		return nil, usageErr("%s: settings.engine: %v%s", book.Path, err, didYouMean(name, engine.Names()))
 	}
 	return eng, nil
 }
@@ -223,7 +223,7 @@ func diagPrinter(format string, color looks) (diag.Printer, error) {
 	}
 	pr, err := diag.NewPrinter(format, color.diagOptions())
 	if err != nil {
-		return nil, usageErr("%v", err)
+		return nil, usageErr("%v%s", err, didYouMean(format, diag.Formats()))
 	}
 	return pr, nil
 }

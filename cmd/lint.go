@@ -100,7 +100,7 @@ github (workflow annotations). Exit codes: 0 clean, 1 errors (or warnings with
   lore lint book/ --format sarif > lore.sarif
   lore lint book/ --format github
   lore lint .`,
-		Args: cobra.MinimumNArgs(1),
+		Args: args(1, -1, "PATH", "a PATH (a lorebook folder or file, or . for every lorebook below it)"),
 		RunE: func(c *cobra.Command, args []string) error { return runLint(iox, opts, args, c.Flags()) },
 	}
 	c.Flags().StringVar(&opts.vars, "vars", "", "variables file whose values count as defined (undefined-variable, condition-type)")
@@ -131,7 +131,7 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 	}
 	if opts.engine != "" {
 		if _, err := engine.Get(opts.engine); err != nil {
-			return usageErr("--engine: %v", err)
+			return usageErr("--engine: %v%s", err, didYouMean(opts.engine, engine.Names()))
 		}
 	}
 	// required-over-cap counts the always-sent text: the vocabulary decodes
@@ -150,7 +150,7 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 	}
 	for _, id := range opts.enable {
 		if r := lint.RuleByID(id); r == nil {
-			return usageErr("--enable: unknown rule %q; `lore rules` lists the rule ids", id)
+			return usageErr("--enable: unknown rule %q%s; `lore rules` lists the rule ids", id, didYouMean(id, ruleIDs()))
 		}
 	}
 	var baseline *lint.Baseline

@@ -82,7 +82,7 @@ func runRender(iox *IO, c *cobra.Command, opts *renderOptions, path string) erro
 	}
 	out, err := output.NewOutput(opts.format, output.OutputOptions{Color: on.color, Report: opts.report})
 	if err != nil {
-		return usageErr("--format: %v", err)
+		return usageErr("--format: %v%s", err, didYouMean(opts.format, output.OutputFormats()))
 	}
 	if err := opts.modes.check(opts.explain, opts.format); err != nil {
 		return err

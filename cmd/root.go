@@ -173,7 +173,7 @@ func flagError(c *cobra.Command, err error) error {
 			msg = fmt.Sprintf("%s: invalid value %q", name, v)
 		}
 	}
-	return usageErr("%s (see '%s --help')", msg, c.CommandPath())
+	return usageErr("%s%s (see '%s --help')", msg, unknownFlagHint(c, msg), c.CommandPath())
 }
 
 // newHelpCmd is cobra's help command, except that an unknown topic is bad
@@ -185,7 +185,11 @@ func newHelpCmd() *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			cmd, rest, err := c.Root().Find(args)
 			if err != nil || cmd == nil || len(rest) > 0 {
-				return usageErr("unknown help topic %q; 'lore --help' lists the commands", strings.Join(args, " "))
+				var names []string
+				for _, sub := range c.Root().Commands() {
+					names = append(names, sub.Name())
+				}
+				return usageErr("unknown help topic %q%s; 'lore --help' lists the commands", strings.Join(args, " "), didYouMean(strings.Join(args, " "), names))
 			}
 			return cmd.Help()
 		},
@@ -209,7 +213,7 @@ func strictCompletion(root *cobra.Command) {
 			if len(args) == 0 {
 				return usageErr("name a shell: lore completion %s", strings.Join(shells, "|"))
 			}
-			return usageErr("unknown shell %q: lore completion supports %s", args[0], strings.Join(shells, ", "))
+			return usageErr("unknown shell %q%s: lore completion supports %s", args[0], didYouMean(args[0], shells), strings.Join(shells, ", "))
 		}
 	}
 }

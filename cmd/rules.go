@@ -27,7 +27,7 @@ docs/rules.md is docs/rules.md#<id>. --format json adds each rule's help, docs
 anchor, the level it reports at and what --fix changes.`,
 		Example: `  lore rules
   lore rules --format json`,
-		Args: cobra.NoArgs,
+		Args: args(0, 0, "", ""),
 		RunE: func(*cobra.Command, []string) error { return runRules(iox, opts) },
 	}
 	c.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
@@ -78,7 +78,7 @@ func runRules(iox *IO, opts *rulesOptions) error {
 	case "text":
 		return rulesTable(iox.Stdout, rules)
 	}
-	return usageErr("--format must be text or json, not %q", opts.format)
+	return usageErr("--format must be text or json, not %q%s", opts.format, didYouMean(opts.format, []string{"text", "json"}))
 }
 
 // rulesTable prints the rules in rulesWidth columns: the description

@@ -89,12 +89,12 @@ func runTest(iox *IO, opts *testOptions, paths []string) error {
 	}
 	w, err := testrun.NewWriter(opts.format, testrun.WriterOptions{Color: on.color, Excerpts: on.excerpts, Verbose: opts.verbose, Source: diag.FileSource()})
 	if err != nil {
-		return usageErr("--format: %v", err)
+		return usageErr("--format: %v%s", err, didYouMean(opts.format, testrun.Formats()))
 	}
 	o := testrun.Options{Engine: opts.engine, Update: opts.update}
 	if opts.engine != "" {
 		if _, err := engine.Get(opts.engine); err != nil {
-			return usageErr("--engine: %v", err)
+			return usageErr("--engine: %v%s", err, didYouMean(opts.engine, engine.Names()))
 		}
 	}
 	if opts.run != "" {

@@ -56,7 +56,7 @@ func runTokens(cmd *cobra.Command, iox *IO, opts *tokensOptions, path string) er
 		return err
 	}
 	if opts.format != "text" && opts.format != "json" {
-		return usageErr("--format must be text or json, not %q", opts.format)
+		return usageErr("--format must be text or json, not %q%s", opts.format, didYouMean(opts.format, []string{"text", "json"}))
 	}
 	ch, err := loadChat(iox, cmd.Flags(), &opts.chatFlags, path, on)
 	if err != nil {

@@ -51,7 +51,7 @@ or parsed. Text output goes to stdout and a summary line to stderr; with
   lore validate book/ transcript.yaml vars.yaml --format json
   lore validate --kind vars state.yaml
   lore validate .`,
-		Args: cobra.MinimumNArgs(1),
+		Args: args(1, -1, "PATH", "a PATH (a lorebook, transcript, variables or test file, a folder, or .)"),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runValidate(iox, opts, args)
 		},
@@ -70,7 +70,7 @@ func runValidate(iox *IO, opts *validateOptions, paths []string) error {
 	switch opts.kind {
 	case "auto", "lorebook", "transcript", "vars", "test":
 	default:
-		return usageErr("--kind must be auto, lorebook, transcript, vars or test, not %q", opts.kind)
+		return usageErr("--kind must be auto, lorebook, transcript, vars or test, not %q%s", opts.kind, didYouMean(opts.kind, []string{"auto", "lorebook", "transcript", "vars", "test"}))
 	}
 	pr, err := diagPrinter(opts.format, on)
 	if err != nil {

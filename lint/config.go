@@ -118,7 +118,7 @@ func parseConfig(path string, data []byte) (*Config, []diag.Diagnostic, error) {
 			for j := 0; j+1 < len(v.Content); j += 2 {
 				rk, rv := v.Content[j], v.Content[j+1]
 				if byID(rk.Value) == nil {
-					bad(rk, "unknown rule %q; `lore rules` lists the rule ids", rk.Value)
+					bad(rk, "unknown rule %q%s; `lore rules` lists the rule ids", rk.Value, ruleHint(rk.Value))
 				}
 				if _, err := diag.ParseSeverity(rv.Value); err != nil || rv.Kind != yaml.ScalarNode {
 					bad(rv, "rule %q: level must be off, info, warning or error, not %q", rk.Value, rv.Value)

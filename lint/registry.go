@@ -1,6 +1,10 @@
 package lint
 
-import "github.com/lorekit/lore/diag"
+import (
+	"strconv"
+
+	"github.com/lorekit/lore/diag"
+)
 
 // Rule ids produced by the engine rather than by a rule's Check.
 const (
@@ -122,4 +126,17 @@ func RuleInfos() []diag.RuleInfo {
 		out[i] = diag.RuleInfo{ID: r.ID, Severity: r.Severity, Description: r.Description, Help: r.Help, HelpURI: r.HelpURI()}
 	}
 	return out
+}
+
+// ruleHint is " (did you mean "keyword-collision"?)" for a misspelt rule id
+// (.lore.yaml's rules:, an entry's lint.ignore), "" when none is close.
+func ruleHint(id string) string {
+	ids := make([]string, len(registry))
+	for i := range registry {
+		ids[i] = registry[i].ID
+	}
+	if s := diag.Suggest(id, ids); s != "" {
+		return " (did you mean " + strconv.Quote(s) + "?)"
+	}
+	return ""
 }
