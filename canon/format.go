@@ -88,11 +88,17 @@ func FormatFile(path string, role SourceRole) (orig, out []byte, err error) {
 // reads each file once to check it, then formats that tree). The tree is
 // the formatter's from then on: formatting JSON reorders it.
 func FormatDoc(doc *schema.Doc, role SourceRole) (orig, out []byte, err error) {
-	path, root, data := doc.Path, doc.Root, doc.Data
-	raw, err := os.ReadFile(path)
+	raw, err := os.ReadFile(doc.Path)
 	if err != nil {
-		return nil, nil, &schema.ParseError{Pos: diag.Pos{File: path}, Msg: err.Error()}
+		return nil, nil, &schema.ParseError{Pos: diag.Pos{File: doc.Path}, Msg: err.Error()}
 	}
+	return FormatDocBytes(doc, raw, role)
+}
+
+// FormatDocBytes is FormatDoc for a document whose bytes as read are raw
+// (standard input, which cannot be read again).
+func FormatDocBytes(doc *schema.Doc, raw []byte, role SourceRole) (orig, out []byte, err error) {
+	path, root, data := doc.Path, doc.Root, doc.Data
 	out, err = formatSource(path, data, root, role)
 	if err != nil {
 		return raw, nil, err

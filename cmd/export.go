@@ -66,6 +66,7 @@ Without -o the file is printed; with -o it is written atomically.`,
 	f.StringVar(&opts.loss.format, "format", "text", "loss report: text or json")
 	f.BoolVar(&opts.loss.strict, "strict", false, "exit 1 and write nothing when anything is lost or read differently")
 	addColorFlag(c, &opts.color)
+	addStdinFlag(c, iox)
 	return c
 }
 
@@ -105,14 +106,14 @@ func runExport(iox *IO, opts *exportOptions, path string) error {
 	if err != nil {
 		return err
 	}
-	assets, err := exportAssets(path, lb, opts)
+	assets, err := exportAssets(iox, path, lb, opts)
 	if err != nil {
 		return err
 	}
 	var data []byte
 	var report *formats.LossReport
 	if png {
-		img, err := cardImage(iox, lb, opts.image, !opts.dryRun)
+		img, err := cardImage(iox, path, lb, opts.image, !opts.dryRun)
 		if err != nil {
 			return err
 		}
@@ -142,13 +143,13 @@ func runExport(iox *IO, opts *exportOptions, path string) error {
 
 // exportAssets are the files a .charx export carries: those of LOREBOOK
 // when it is a .charx, then each --asset TYPE=FILE.
-func exportAssets(path string, lb *schema.Lorebook, opts *exportOptions) ([]formats.Asset, error) {
+func exportAssets(iox *IO, path string, lb *schema.Lorebook, opts *exportOptions) ([]formats.Asset, error) {
 	if opts.to != formats.FormatCharX {
 		return nil, nil
 	}
 	var out []formats.Asset
 	if lb.Format == formats.FormatCharX {
-		data, err := os.ReadFile(path)
+		_, data, err := iox.readInput(path, "the LOREBOOK")
 		if err != nil {
 			return nil, usageErr("%v", err)
 		}
@@ -180,7 +181,7 @@ func exportAssets(path string, lb *schema.Lorebook, opts *exportOptions) ([]form
 // else the card's own (LOREBOOK read from a PNG card, or a lorebook that
 // names its image, as a folder imported from one does), else lore's plain
 // default, which say says on stderr.
-func cardImage(iox *IO, lb *schema.Lorebook, flag string, say bool) ([]byte, error) {
+func cardImage(iox *IO, path string, lb *schema.Lorebook, flag string, say bool) ([]byte, error) {
 	if flag != "" {
 		data, err := schema.ReadBytes(flag)
 		if err != nil {
@@ -189,8 +190,8 @@ func cardImage(iox *IO, lb *schema.Lorebook, flag string, say bool) ([]byte, err
 		return data, nil
 	}
 	if lb.Format == formats.FormatCardV2 || lb.Format == formats.FormatCardV3 {
-		if st, err := os.Stat(lb.Path); err == nil && !st.IsDir() {
-			if data, err := schema.ReadBytes(lb.Path); err == nil && formats.IsPNG(data) {
+		if st, err := os.Stat(path); err == nil && !st.IsDir() || path == stdinArg {
+			if _, data, err := iox.readInput(path, "the LOREBOOK"); err == nil && formats.IsPNG(data) {
 				return data, nil
 			}
 		}

@@ -67,6 +67,7 @@ own engine instead, and the report lists them.`,
 	f.StringVar(&opts.engine, "engine", "", "the engine the imported book renders with: "+strings.Join(engine.Names(), ", ")+" (default: the source tool's, when lore simulates it, else lore)")
 	f.BoolVar(&opts.loss.strict, "strict", false, "exit 1 and write nothing when anything is lost or read differently")
 	addColorFlag(c, &opts.color)
+	addStdinFlag(c, iox)
 	return c
 }
 
@@ -79,7 +80,7 @@ func loadForConvert(iox *IO, path, colorMode string) (*schema.Lorebook, error) {
 	if err != nil {
 		return nil, err
 	}
-	lb, all, err := openBook(path, noFlags...)
+	lb, all, err := openBook(iox, path, noFlags...)
 	if err != nil {
 		all = append(all, schema.ErrorDiagnostics(path, err)...)
 	}
@@ -165,7 +166,7 @@ func runImport(iox *IO, opts *importOptions, path string) error {
 			name, engine.Title(name))
 	}
 	if folder {
-		extra, err := keepCardImage(path, lb)
+		extra, err := keepCardImage(iox, path, lb)
 		if err != nil {
 			return err
 		}
@@ -198,11 +199,11 @@ func wrote(iox *IO, lb *schema.Lorebook, out string, extra ...canon.File) error 
 // beside the manifest as card.png, without the card's chunks (export writes
 // the card into it again), and named in the manifest (pngImage under
 // extensions.<card format>), so that export to a PNG card uses it.
-func keepCardImage(path string, lb *schema.Lorebook) ([]canon.File, error) {
+func keepCardImage(iox *IO, path string, lb *schema.Lorebook) ([]canon.File, error) {
 	if lb.Format != formats.FormatCardV2 && lb.Format != formats.FormatCardV3 {
 		return nil, nil
 	}
-	data, err := schema.ReadBytes(path)
+	_, data, err := iox.readInput(path, "the LOREBOOK")
 	if err != nil || !formats.IsPNG(data) {
 		return nil, nil // a card read from JSON has no picture
 	}

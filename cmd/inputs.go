@@ -69,11 +69,11 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color looks)
 		}
 	}
 
-	book, ds, err := openLorebook(path)
+	book, ds, err := openLorebook(iox, path)
 	note(path, ds, err)
 	tr := &schema.Transcript{}
 	if o.transcript != "" {
-		t, ds, err := loadTranscriptFile(o.transcript)
+		t, ds, err := loadTranscriptFile(iox, o.transcript)
 		note(o.transcript, ds, err)
 		if t != nil {
 			tr = t
@@ -81,7 +81,7 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color looks)
 	}
 	var vars map[string]any
 	if o.vars != "" {
-		v, ds, err := loadVarsFile(o.vars)
+		v, ds, err := loadVarsFile(iox, o.vars)
 		note(o.vars, ds, err)
 		if v != nil {
 			vars = v.Values
@@ -89,7 +89,7 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color looks)
 	}
 	cfgPath := o.config
 	if cfgPath == "" {
-		cfgPath = lint.FindConfig(path)
+		cfgPath = lint.FindConfig(iox.inputName(path))
 	}
 	cfg := &lint.Config{}
 	if cfgPath != "" {
@@ -231,6 +231,6 @@ func diagPrinter(format string, color looks) (diag.Printer, error) {
 // openLorebook loads the LOREBOOK argument, refusing a file of another kind
 // (a transcript, a variables file) with the flag it belongs to. A file is read
 // and parsed once for both.
-func openLorebook(path string) (*schema.Lorebook, []diag.Diagnostic, error) {
-	return openBook(path, "--transcript", "--vars")
+func openLorebook(iox *IO, path string) (*schema.Lorebook, []diag.Diagnostic, error) {
+	return openBook(iox, path, "--transcript", "--vars")
 }

@@ -53,6 +53,9 @@ func namedFileKind(p string) string {
 // sourceKind is namedFileKind for a file already read.
 func sourceKind(src *formats.Source) string {
 	p := src.Path
+	if strings.EqualFold(filepath.Ext(p), ".jsonl") {
+		return kindTranscript
+	}
 	if src.Doc == nil {
 		return "" // binary (a PNG card) or not parsed: its loader says
 	}
@@ -177,7 +180,17 @@ var noFlags = []string{}
 // openBook loads the LOREBOOK argument of a command that takes the flags
 // takes (see kindError), refusing a transcript, variables or test file with
 // where it goes. A file is read and parsed once for both.
-func openBook(path string, takes ...string) (*schema.Lorebook, []diag.Diagnostic, error) {
+func openBook(iox *IO, path string, takes ...string) (*schema.Lorebook, []diag.Diagnostic, error) {
+	if path == stdinArg {
+		src, err := iox.stdinSource("the LOREBOOK")
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := kindError(src.Path, "", kindLorebook, sourceKind(src), takes...); err != nil {
+			return nil, nil, err
+		}
+		return src.Open()
+	}
 	if err := holdsBooks(path); err != nil {
 		return nil, nil, err
 	}
@@ -197,20 +210,53 @@ func openBook(path string, takes ...string) (*schema.Lorebook, []diag.Diagnostic
 	return src.Open()
 }
 
-// loadVarsFile loads the file of --vars.
-func loadVarsFile(p string) (*schema.Vars, []diag.Diagnostic, error) {
+// loadVarsFile loads the file of --vars (- for standard input).
+func loadVarsFile(iox *IO, p string) (*schema.Vars, []diag.Diagnostic, error) {
+	if p == stdinArg {
+		src, err := iox.stdinSource("--vars")
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := kindError(src.Path, "--vars", kindVars, sourceKind(src)); err != nil {
+			return nil, nil, err
+		}
+		if src.DocErr != nil || src.Doc == nil {
+			return nil, nil, stdinDocErr(src)
+		}
+		v, ds := schema.LoadVarsDoc(src.Doc)
+		return v, ds, nil
+	}
 	if err := wrongKind(p, "--vars", kindVars); err != nil {
 		return nil, nil, err
 	}
 	return schema.LoadVars(p)
 }
 
-// loadTranscriptFile loads the file of --transcript.
-func loadTranscriptFile(p string) (*schema.Transcript, []diag.Diagnostic, error) {
+// loadTranscriptFile loads the file of --transcript (- for standard input).
+func loadTranscriptFile(iox *IO, p string) (*schema.Transcript, []diag.Diagnostic, error) {
+	if p == stdinArg {
+		name, data, err := iox.readStdin("--transcript")
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := kindError(name, "--transcript", kindTranscript, sourceKind(formats.SourceFrom(name, data))); err != nil {
+			return nil, nil, err
+		}
+		return schema.LoadTranscriptBytes(name, data)
+	}
 	if err := wrongKind(p, "--transcript", kindTranscript); err != nil {
 		return nil, nil, err
 	}
 	return schema.LoadTranscript(p)
+}
+
+// stdinDocErr is why standard input is not a document: its parse error, or
+// binary data where text was wanted.
+func stdinDocErr(src *formats.Source) error {
+	if src.DocErr != nil {
+		return src.DocErr
+	}
+	return &schema.ParseError{Pos: diag.Pos{File: src.Path}, Msg: "binary data, not a YAML or JSON file"}
 }
 
 // loadConfigFile loads a .lore.yaml (given to --config, or found upward): a
@@ -230,6 +276,9 @@ func loadConfigFile(p string) (*lint.Config, []diag.Diagnostic, error) {
 // most often a transcript or variables file given without its flag: the
 // error says which flag it wants.
 func oneLorebook(c *cobra.Command, args []string) error {
+	if err := oneStdin(c, args); err != nil {
+		return err
+	}
 	name, path := c.Name(), c.CommandPath()
 	switch len(args) {
 	case 1:

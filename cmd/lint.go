@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -116,12 +117,16 @@ github (workflow annotations). Exit codes: 0 clean, 1 errors (or warnings with
 	c.Flags().StringVar(&opts.baseline, "baseline", "", "report only findings not in this baseline file (see --write-baseline)")
 	c.Flags().BoolVar(&opts.writeBaseline, "write-baseline", false, "write every finding to the baseline file (--baseline, else "+lint.BaselineName+") and exit 0")
 	addColorFlag(c, &opts.color)
+	addStdinFlag(c, iox)
 	return c
 }
 
 func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) error {
 	if opts.diff && !opts.fix {
 		return usageErr("--diff shows what --fix would change: use it with --fix")
+	}
+	if opts.fix && slices.Contains(paths, stdinArg) {
+		return usageErr("--fix rewrites files, and - is standard input: pipe it through lore fmt, or name the file")
 	}
 	if opts.fix && opts.writeBaseline {
 		return usageErr("--fix and --write-baseline cannot be used together: fix first, then write the baseline")
@@ -179,7 +184,7 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 	unusable := false
 	var vars *schema.Vars
 	if opts.vars != "" {
-		v, ds, err := loadVarsFile(opts.vars)
+		v, ds, err := loadVarsFile(iox, opts.vars)
 		all = append(all, ds...)
 		if err != nil {
 			unusable = true
@@ -197,7 +202,7 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 	for i, p := range paths {
 		cfgPath := opts.config
 		if cfgPath == "" {
-			cfgPath = lint.FindConfig(p)
+			cfgPath = lint.FindConfig(iox.inputName(p))
 		}
 		if c, ok := configs[cfgPath]; ok {
 			cfgOf[i] = c
@@ -245,7 +250,7 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 		books := make([]*schema.Lorebook, len(paths))
 		found := make([][]diag.Diagnostic, len(paths))
 		for i, p := range paths {
-			book, ds, err := openBook(p, "--vars")
+			book, ds, err := openBook(iox, p, "--vars")
 			if err != nil {
 				bad = true
 				files++

@@ -72,6 +72,7 @@ Exit codes: 0 rendered; 1 the inputs have errors (printed as file:line:col);
 	f.StringVar(&opts.explain, "explain", "", "explain why entry ID is or is not in the prompt")
 	opts.modes.register(f)
 	addColorFlag(c, &opts.color)
+	addStdinFlag(c, iox)
 	return c
 }
 

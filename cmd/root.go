@@ -38,6 +38,8 @@ type IO struct {
 	Stderr     io.Writer
 	Env        func(string) (string, bool)
 	IsTerminal bool
+
+	in *stdinInput // what "-" read (stdin.go)
 }
 
 // exitError carries an exit code out of a command's RunE. A nil err means the
@@ -118,6 +120,9 @@ func (s *stickyWriter) Write(p []byte) (int, error) {
 }
 
 func newRootCmd(iox *IO) *cobra.Command {
+	if iox.in == nil {
+		iox.in = &stdinInput{}
+	}
 	root := &cobra.Command{
 		Use:   "lore",
 		Short: "Lint, render and convert AI-roleplay lorebooks",

@@ -59,6 +59,9 @@ func unknownFlagHint(c *cobra.Command, msg string) string {
 // one its name alone ("PATH").
 func args(min, max int, one, what string) cobra.PositionalArgs {
 	return func(c *cobra.Command, got []string) error {
+		if err := oneStdin(c, got); err != nil {
+			return err
+		}
 		name, path := c.Name(), c.CommandPath()
 		switch {
 		case len(got) < min:

@@ -47,6 +47,7 @@ and --tokenizer override the manifest's settings.`,
 	// --color takes a value like every other command's (auto|always|never):
 	// a bare --color would make `--color never` parse "never" as the lorebook.
 	addColorFlag(c, &opts.color)
+	addStdinFlag(c, iox)
 	return c
 }
 

@@ -59,6 +59,7 @@ or parsed. Text output goes to stdout and a summary line to stderr; with
 	c.Flags().StringVar(&opts.format, "format", "text", "output format: "+strings.Join(diag.Formats(), ", "))
 	c.Flags().StringVar(&opts.kind, "kind", "auto", "what every PATH is: auto, lorebook, transcript, vars or test")
 	addColorFlag(c, &opts.color)
+	addStdinFlag(c, iox)
 	return c
 }
 
@@ -82,7 +83,13 @@ func runValidate(iox *IO, opts *validateOptions, paths []string) error {
 	}
 	files, unreadable := 0, false
 	for _, p := range paths {
-		ds, n, err := validatePath(p, opts.kind)
+		var ds []diag.Diagnostic
+		var n int
+		if p == stdinArg {
+			ds, n, err = validateStdin(iox, opts.kind)
+		} else {
+			ds, n, err = validatePath(p, opts.kind)
+		}
 		files += n
 		all = append(all, ds...)
 		if err != nil {
@@ -141,6 +148,39 @@ func validatePath(p, kind string) ([]diag.Diagnostic, int, error) {
 	}
 	lb, ds, err := src.Open()
 	return ds, fileCount(lb), err
+}
+
+// validateStdin is validatePath for -: standard input, as the kind given or
+// detected from its content and --stdin-filename (chat.jsonl).
+func validateStdin(iox *IO, kind string) ([]diag.Diagnostic, int, error) {
+	name, data, err := iox.readStdin("the PATH")
+	if err != nil {
+		return nil, 1, err
+	}
+	src := formats.SourceFrom(name, data)
+	if kind == "auto" {
+		switch k := sourceKind(src); k {
+		case kindTranscript, kindVars, kindTest:
+			kind = k
+		}
+	}
+	if kind == kindTranscript {
+		_, ds, err := schema.LoadTranscriptBytes(name, data)
+		return ds, 1, err
+	}
+	if kind != "lorebook" && kind != "auto" && (src.DocErr != nil || src.Doc == nil) {
+		return nil, 1, stdinDocErr(src)
+	}
+	switch kind {
+	case kindVars:
+		_, ds := schema.LoadVarsDoc(src.Doc)
+		return ds, 1, nil
+	case kindTest:
+		_, ds, err := testrun.LoadDoc(src.Doc)
+		return ds, 1, err
+	}
+	_, ds, err := src.Open()
+	return ds, 1, err
 }
 
 // loadAs loads a path as the named kind, reading it for itself.

@@ -209,3 +209,17 @@ func TestValidateColor(t *testing.T) {
 		t.Errorf("--color always: plain")
 	}
 }
+
+// TestStdinExcerpt: the source line under a finding in what - read is that
+// line, not the line of a file on disk that --stdin-filename names (an
+// editor's unsaved buffer differs from it).
+func TestStdinExcerpt(t *testing.T) {
+	onDisk := writeFile(t, "book.yaml", "id: ok\nsection: examples\ncontent: saved\n")
+	iox := IO{IsTerminal: true, Env: func(k string) (string, bool) { return "", k == "NO_COLOR" }}
+	var out, errb bytes.Buffer
+	iox.Stdin, iox.Stdout, iox.Stderr = strings.NewReader("id: ok\nsection: unsaved-typo\ncontent: x\n"), &out, &errb
+	code := Main([]string{"validate", "-", "--stdin-filename", onDisk}, iox)
+	if code != ExitFindings || !strings.Contains(out.String(), "section: unsaved-typo\n") || strings.Contains(out.String(), "section: examples") {
+		t.Errorf("exit %d:\n%s%s", code, out.String(), errb.String())
+	}
+}

@@ -338,6 +338,21 @@ func Summary(ds []Diagnostic, files int) string {
 	return fmt.Sprintf("%s in %d %s", what, files, unit)
 }
 
+// WithText is a Source that gives the lines of text for file name (a file
+// read from standard input) and asks next for the others.
+func WithText(name string, text []byte, next func(file string, line int) (string, bool)) func(file string, line int) (string, bool) {
+	lines := strings.Split(strings.TrimPrefix(string(text), "\xef\xbb\xbf"), "\n")
+	return func(file string, line int) (string, bool) {
+		if file != name {
+			return next(file, line)
+		}
+		if line < 1 || line > len(lines) || !utf8.ValidString(lines[line-1]) {
+			return "", false
+		}
+		return lines[line-1], true
+	}
+}
+
 // FileSource returns a Source function that reads files on first use and
 // caches their lines. Files over 64 MiB or unreadable give no snippet.
 func FileSource() func(file string, line int) (string, bool) {
