@@ -38,6 +38,7 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FIXTURES", fixtures)
 			env.Setenv("CORPUS", corpus)
+			env.Setenv("REPO", filepath.Dir(fixtures))
 			env.Setenv("NO_COLOR", "")
 			return nil
 		},

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/lorekit/lore/schema"
 )
@@ -107,10 +108,13 @@ func WriteFile(path string, data []byte) error {
 }
 
 // WriteFolder writes lb as a folder lorebook: lorebook.<ext> (the manifest)
-// and entries/<id>.<ext>, one entry per file. The folder is built beside dir
+// and entries/<NN>-<id>.<ext> (EntryFileName), one entry per file. The folder is built beside dir
 // under a temporary name and renamed into place, so dir is either the old
 // folder or the whole new one. A non-empty dir is refused unless force.
-func WriteFolder(dir string, lb *schema.Lorebook, format string, force bool) error {
+//
+// extra are other files to write beside the manifest (a card's image), by
+// plain file name.
+func WriteFolder(dir string, lb *schema.Lorebook, format string, force bool, extra ...File) error {
 	dir = filepath.Clean(dir)
 	ext := "." + format
 	if format == "" || format == YAML {
@@ -148,6 +152,14 @@ func WriteFolder(dir string, lb *schema.Lorebook, format string, force bool) err
 	if err := fillFolder(tmp, lb, format, ext); err != nil {
 		return writeErr(dir, err)
 	}
+	for _, f := range extra {
+		if !filepath.IsLocal(f.Name) || filepath.Base(f.Name) != f.Name {
+			return fmt.Errorf("cannot write %q into a folder lorebook: not a plain file name", f.Name)
+		}
+		if err := os.WriteFile(filepath.Join(tmp, f.Name), f.Data, 0o644); err != nil {
+			return writeErr(dir, err)
+		}
+	}
 	switch {
 	case !exists:
 	case empty:
@@ -181,6 +193,12 @@ func WriteFolder(dir string, lb *schema.Lorebook, format string, force bool) err
 	return nil
 }
 
+// File is a file WriteFolder writes beside the manifest.
+type File struct {
+	Name string
+	Data []byte
+}
+
 // fillFolder writes the files of a folder lorebook into the empty folder tmp.
 func fillFolder(tmp string, lb *schema.Lorebook, format, ext string) error {
 	if err := os.Chmod(tmp, 0o755); err != nil {
@@ -198,15 +216,27 @@ func fillFolder(tmp string, lb *schema.Lorebook, format, ext string) error {
 			return err
 		}
 	}
-	for _, e := range lb.Entries {
+	for i, e := range lb.Entries {
 		b, err := EncodeEntry(e, format)
 		if err != nil {
 			return err
 		}
-		// Ids are kebab-case and unique, so they are safe, distinct names.
-		if err := os.WriteFile(filepath.Join(tmp, "entries", e.ID+ext), b, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(tmp, "entries", EntryFileName(i, len(lb.Entries), e.ID)+ext), b, 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// EntryFileName is the name (without extension) of the i-th of n entries of
+// a folder lorebook: its place, zero-padded so the names sort as the entries
+// stand, then its id ("03-songs"). A folder is read in the order of its file
+// names (schema.Load), and the order is the book's: it is the order a card's
+// character_book and a SillyTavern book are written in, and some engines
+// break ties by it, so named by id alone ("songs" before "description") the
+// entries would come back reordered. Ids are kebab-case, so the name is safe;
+// the place makes it distinct even for entries with one id.
+func EntryFileName(i, n int, id string) string {
+	width := max(2, len(strconv.Itoa(n)))
+	return fmt.Sprintf("%0*d-%s", width, i+1, id)
 }

@@ -62,6 +62,11 @@ const flowWidth = 60
 type RefusalError struct {
 	File string
 	Msg  string
+	// Skip says the file is left alone as it should be, not refused for a
+	// fault: YAML anchors and aliases (which docs/lorebook.md puts under
+	// extensions:) have no place in fmt's layout, and formatting would
+	// expand them. fmt notes it and goes on.
+	Skip bool
 }
 
 func (e *RefusalError) Error() string { return e.File + ": " + e.Msg }
@@ -83,11 +88,17 @@ func FormatFile(path string, role SourceRole) (orig, out []byte, err error) {
 // reads each file once to check it, then formats that tree). The tree is
 // the formatter's from then on: formatting JSON reorders it.
 func FormatDoc(doc *schema.Doc, role SourceRole) (orig, out []byte, err error) {
-	path, root, data := doc.Path, doc.Root, doc.Data
-	raw, err := os.ReadFile(path)
+	raw, err := os.ReadFile(doc.Path)
 	if err != nil {
-		return nil, nil, &schema.ParseError{Pos: diag.Pos{File: path}, Msg: err.Error()}
+		return nil, nil, &schema.ParseError{Pos: diag.Pos{File: doc.Path}, Msg: err.Error()}
 	}
+	return FormatDocBytes(doc, raw, role)
+}
+
+// FormatDocBytes is FormatDoc for a document whose bytes as read are raw
+// (standard input, which cannot be read again).
+func FormatDocBytes(doc *schema.Doc, raw []byte, role SourceRole) (orig, out []byte, err error) {
+	path, root, data := doc.Path, doc.Root, doc.Data
 	out, err = formatSource(path, data, root, role)
 	if err != nil {
 		return raw, nil, err
@@ -139,7 +150,7 @@ func FormatDoc(doc *schema.Doc, role SourceRole) (orig, out []byte, err error) {
 func formatSource(path string, data []byte, root *yaml.Node, role SourceRole) ([]byte, error) {
 	if schema.IsJSON(path, data) {
 		if anchored(root) {
-			return nil, &RefusalError{File: path, Msg: "uses YAML anchors or merge keys; lore fmt leaves it alone"}
+			return nil, &RefusalError{File: path, Msg: "uses YAML anchors or merge keys; lore fmt leaves it alone", Skip: true}
 		}
 		reorderTop(root, role)
 		var b bytes.Buffer
@@ -152,7 +163,7 @@ func formatSource(path string, data []byte, root *yaml.Node, role SourceRole) ([
 		return nil, &RefusalError{File: path, Msg: "cannot read the YAML document again"}
 	}
 	if anchored(&doc) {
-		return nil, &RefusalError{File: path, Msg: "uses YAML anchors or merge keys; lore fmt leaves it alone"}
+		return nil, &RefusalError{File: path, Msg: "uses YAML anchors or merge keys; lore fmt leaves it alone", Skip: true}
 	}
 	blank := blankMarks(data, doc.Content[0])
 	reorderTop(doc.Content[0], role)

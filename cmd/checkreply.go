@@ -62,7 +62,7 @@ bad usage or a book or reply that cannot be read.`,
   lore check-reply book/ chat.jsonl --template status#状态栏
   pbpaste | lore check-reply book/ -
   lore check-reply book/ replies/ --format sarif > replies.sarif`,
-		Args: cobra.MinimumNArgs(2),
+		Args: args(2, -1, "REPLY", "a LOREBOOK and at least one REPLY file (- for standard input)"),
 		RunE: func(c *cobra.Command, args []string) error { return runCheckReply(iox, opts, args) },
 	}
 	c.Flags().StringArrayVar(&opts.templates, "template", nil, "check only this format (entry id#key, e.g. status#状态栏); repeatable")
@@ -85,7 +85,7 @@ func runCheckReply(iox *IO, opts *checkReplyOptions, args []string) error {
 	}
 
 	bookPath := args[0]
-	book, ds, err := openLorebook(bookPath)
+	book, ds, err := openLorebook(iox, bookPath)
 	if err != nil || book == nil {
 		if err := printErrors(iox.Stderr, append(ds, schema.ErrorDiagnostics(bookPath, err)...), on); err != nil {
 			return err

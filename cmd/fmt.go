@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -36,8 +37,9 @@ It never changes what a file says: default values you wrote stay.
 
 Before anything is printed or written, the formatted text is parsed and loaded
 again and compared with the original; if anything differs, fmt refuses (exit 2)
-and names the first difference. Files with YAML anchors or merge keys, and
-foreign formats (convert those with 'lore import'), are refused too.
+and names the first difference. Files with YAML anchors or merge keys are
+left alone, with a note (they are skipped, not a failure); foreign formats
+(convert those with 'lore import') are refused.
 
 Without flags the formatted text goes to stdout (with a "# file: PATH" line
 before each file when there are several). -w rewrites the files that change,
@@ -50,16 +52,20 @@ an unreadable file or a refusal.`,
 		Example: `  lore fmt book/entries/tavern.yaml
   lore fmt -w book
   lore fmt --check book world.yaml`,
-		Args: cobra.MinimumNArgs(1),
+		Args: args(1, -1, "PATH", "a PATH (a lorebook file or folder, or . for every lorebook below it)"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if opts.write && opts.check {
 				return usageErr("-w and --check cannot be used together")
+			}
+			if opts.write && slices.Contains(args, stdinArg) {
+				return usageErr("-w rewrites files, and - is standard input: without -w the formatted text goes to stdout")
 			}
 			return runFmt(iox, opts, args)
 		},
 	}
 	c.Flags().BoolVarP(&opts.write, "write", "w", false, "rewrite the files in place")
 	c.Flags().BoolVar(&opts.check, "check", false, "list files that are not formatted; exit 1 if any")
+	addStdinFlag(c, iox)
 	return c
 }
 
@@ -70,6 +76,8 @@ type fmtTarget struct {
 	// doc is the file as parsed to check it, for a lorebook named as one
 	// file: formatting goes on from it instead of parsing the file again.
 	doc *schema.Doc
+	// raw is what standard input held, for -: there is no file to read.
+	raw []byte
 }
 
 // fmtResult is one formatted file.
@@ -89,11 +97,20 @@ func runFmt(iox *IO, opts *fmtOptions, paths []string) error {
 	for i, t := range targets {
 		var orig, out []byte
 		var err error
-		if t.doc != nil {
+		switch {
+		case t.raw != nil:
+			orig, out, err = canon.FormatDocBytes(t.doc, t.raw, t.role)
+			targets[i].doc = nil
+		case t.doc != nil:
 			orig, out, err = canon.FormatDoc(t.doc, t.role)
 			targets[i].doc = nil
-		} else {
+		default:
 			orig, out, err = canon.FormatFile(t.path, t.role)
+		}
+		var re *canon.RefusalError
+		if errors.As(err, &re) && re.Skip {
+			fmt.Fprintf(iox.Stderr, "lore: %v (skipped)\n", err) // as the README promises: not a failure
+			continue
 		}
 		if err != nil {
 			fmtReport(iox, t.path, err)
@@ -179,14 +196,14 @@ func writeFormatted(iox *IO, results []fmtResult) error {
 func fmtTargets(iox *IO, paths []string) ([]fmtTarget, int) {
 	var targets []fmtTarget
 	seen := map[string]bool{}
-	add := func(p string, role canon.SourceRole, doc *schema.Doc) {
+	add := func(p string, role canon.SourceRole, doc *schema.Doc, raw ...byte) {
 		key := p
 		if abs, err := filepath.Abs(p); err == nil {
 			key = abs
 		}
 		if !seen[key] {
 			seen[key] = true
-			targets = append(targets, fmtTarget{path: p, role: role, doc: doc})
+			targets = append(targets, fmtTarget{path: p, role: role, doc: doc, raw: raw})
 		}
 	}
 	code := ExitOK
@@ -196,6 +213,13 @@ func fmtTargets(iox *IO, paths []string) ([]fmtTarget, int) {
 		}
 	}
 	for _, p := range expandFmtPaths(iox, paths, worse) {
+		if p.path == stdinArg {
+			if src, ok := fmtStdin(iox, worse); ok {
+				_, raw, _ := iox.readStdin("the PATH") // read already: what it held
+				add(src.Path, canon.RoleAuto, src.Doc, raw...)
+			}
+			continue
+		}
 		st, err := os.Stat(p.path)
 		if err != nil {
 			fmtReport(iox, p.path, &schema.ParseError{Pos: diag.Pos{File: p.path}, Msg: "no such file or folder"})
@@ -236,14 +260,8 @@ func fmtTargets(iox *IO, paths []string) ([]fmtTarget, int) {
 			}
 		}
 		if errs, _, _ := diag.Count(ds); errs > 0 {
-			pr, _ := diagPrinter("text", false)
-			var only []diag.Diagnostic
-			for _, d := range ds {
-				if d.Severity == diag.Error {
-					only = append(only, d)
-				}
-			}
-			pr.Print(iox.Stderr, only)
+			pr, _ := diagPrinter("text", looks{})
+			pr.Print(iox.Stderr, onlyErrors(ds))
 			fmt.Fprintf(iox.Stderr, "lore: %s has errors; fix them before formatting (nothing was written)\n", p.path)
 			worse(ExitFindings)
 			continue
@@ -263,6 +281,41 @@ func fmtTargets(iox *IO, paths []string) ([]fmtTarget, int) {
 		}
 	}
 	return targets, code
+}
+
+// fmtStdin reads - for fmt: a lore lorebook file without errors (else it
+// says why and returns false), formatted as the file --stdin-filename names.
+func fmtStdin(iox *IO, worse func(int)) (*formats.Source, bool) {
+	src, err := iox.stdinSource("the PATH")
+	if err == nil && src.Doc == nil {
+		err = stdinDocErr(src)
+	}
+	var lb *schema.Lorebook
+	var ds []diag.Diagnostic
+	if err == nil {
+		lb, ds, err = src.Open()
+	}
+	switch {
+	case err != nil:
+		fmtReport(iox, iox.inputName(stdinArg), err)
+		worse(ExitUsage)
+	case lb.Format != "lore":
+		fmt.Fprintf(iox.Stderr, "lore: %s is a %s file, not lore's own format: lore fmt leaves it alone; convert it with 'lore import'\n", src.Path, lb.Format)
+		worse(ExitUsage)
+	case src.Kind() != schema.KindLorebook:
+		fmt.Fprintf(iox.Stderr, "lore: %s is a %s file: lore fmt formats lorebook files only\n", src.Path, src.Kind())
+		worse(ExitUsage)
+	default:
+		if errs, _, _ := diag.Count(ds); errs > 0 {
+			pr, _ := diagPrinter("text", looks{})
+			pr.Print(iox.Stderr, onlyErrors(ds))
+			fmt.Fprintf(iox.Stderr, "lore: %s has errors; fix them before formatting\n", src.Path)
+			worse(ExitFindings)
+			return nil, false
+		}
+		return src, true
+	}
+	return nil, false
 }
 
 // fmtPath is a path to format; found says it was found in a folder the user
@@ -306,6 +359,17 @@ func loreNative(p string) bool {
 	return err != nil || !src.Foreign()
 }
 
+// onlyErrors are the error-level diagnostics of ds.
+func onlyErrors(ds []diag.Diagnostic) []diag.Diagnostic {
+	var only []diag.Diagnostic
+	for _, d := range ds {
+		if d.Severity == diag.Error {
+			only = append(only, d)
+		}
+	}
+	return only
+}
+
 // fmtReport prints a load error or a refusal.
 func fmtReport(iox *IO, path string, err error) {
 	var re *canon.RefusalError
@@ -313,6 +377,6 @@ func fmtReport(iox *IO, path string, err error) {
 		fmt.Fprintf(iox.Stderr, "lore: %v\n", err)
 		return
 	}
-	pr, _ := diagPrinter("text", false)
+	pr, _ := diagPrinter("text", looks{})
 	pr.Print(iox.Stderr, schema.ErrorDiagnostics(path, err))
 }

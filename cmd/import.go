@@ -38,7 +38,9 @@ Agnai memory books, RisuAI lorebooks.
 
 Without -o the lorebook is printed as one file. -o DIR (an existing folder, a
 path ending in /, or a path without extension) writes a folder lorebook:
-lorebook.yaml and entries/<id>.yaml; -o FILE.yaml or FILE.json writes one file.
+lorebook.yaml and entries/<NN>-<id>.yaml, numbered in the book's order (a
+folder is read in the order of its file names); -o FILE.yaml or FILE.json
+writes one file.
 Files are written atomically; an existing file, or a non-empty folder, is
 replaced only with --force.
 What the source has and lore cannot express is kept under extensions: the loss
@@ -55,7 +57,7 @@ own engine instead, and the report lists them.`,
 		Example: `  lore import Eldoria.json
   lore import default_Seraphina.png -o seraphina/
   lore import world.lorebook -o world.json`,
-		Args: cobra.ExactArgs(1),
+		Args: args(1, 1, "FILE", "a FILE to import (a SillyTavern world, a character card, a NovelAI lorebook…)"),
 		RunE: func(c *cobra.Command, args []string) error { return runImport(iox, &opts, args[0], c.Flags()) },
 	}
 	f := c.Flags()
@@ -66,6 +68,7 @@ own engine instead, and the report lists them.`,
 	f.StringVar(&opts.engine, "engine", "", "the engine the imported book renders with: "+strings.Join(engine.Names(), ", ")+" (default: the source tool's, when lore simulates it, else lore)")
 	f.BoolVar(&opts.loss.strict, "strict", false, "exit 1 and write nothing when anything is lost or read differently")
 	addColorFlag(c, &opts.color)
+	addStdinFlag(c, iox)
 	return c
 }
 
@@ -78,7 +81,7 @@ func loadForConvert(iox *IO, path, colorMode string) (*schema.Lorebook, error) {
 	if err != nil {
 		return nil, err
 	}
-	lb, all, err := formats.Open(path)
+	lb, all, err := openBook(iox, path, noFlags...)
 	if err != nil {
 		all = append(all, schema.ErrorDiagnostics(path, err)...)
 	}
@@ -88,7 +91,7 @@ func loadForConvert(iox *IO, path, colorMode string) (*schema.Lorebook, error) {
 			ds = append(ds, d)
 		}
 	}
-	p, _ := diag.NewPrinter("text", diag.Options{Color: on})
+	p, _ := diag.NewPrinter("text", diag.Options{Color: on.color})
 	if len(ds) > 0 {
 		if perr := p.Print(iox.Stderr, diag.Sort(ds)); perr != nil {
 			return nil, perr
@@ -107,7 +110,7 @@ func runImport(iox *IO, opts *importOptions, path string, flags *pflag.FlagSet) 
 	switch opts.format {
 	case "", canon.YAML, canon.JSON:
 	default:
-		return usageErr("--format must be yaml or json, not %q", opts.format)
+		return usageErr("--format must be yaml or json, not %q%s", opts.format, didYouMean(opts.format, []string{canon.YAML, canon.JSON}))
 	}
 	folder := false
 	if opts.out != "" {
@@ -146,7 +149,7 @@ func runImport(iox *IO, opts *importOptions, path string, flags *pflag.FlagSet) 
 	asked, askedFrom := newResolver(flags).Engine()
 	if asked != "" {
 		if _, err := engine.Get(asked); err != nil {
-			return usageErr("%s: %v", askedFrom, err)
+			return usageErr("%s: %v%s", askedFrom, err, didYouMean(asked, engine.Names()))
 		}
 	}
 	lb, err := loadForConvert(iox, path, opts.color)
@@ -166,10 +169,14 @@ func runImport(iox *IO, opts *importOptions, path string, flags *pflag.FlagSet) 
 			name, engine.Title(name))
 	}
 	if folder {
-		if err := canon.WriteFolder(opts.out, lb, opts.format, opts.force); err != nil {
+		extra, err := keepCardImage(iox, path, lb)
+		if err != nil {
+			return err
+		}
+		if err := canon.WriteFolder(opts.out, lb, opts.format, opts.force, extra...); err != nil {
 			return usageErr("%v", err)
 		}
-		return wrote(iox, lb, opts.out)
+		return wrote(iox, lb, opts.out, extra...)
 	}
 	data, err := canon.EncodeLorebook(lb, opts.format)
 	if err != nil {
@@ -182,9 +189,41 @@ func runImport(iox *IO, opts *importOptions, path string, flags *pflag.FlagSet) 
 }
 
 // wrote confirms a written import on stderr (stdout stays for the data).
-func wrote(iox *IO, lb *schema.Lorebook, out string) error {
-	_, err := fmt.Fprintf(iox.Stderr, "lore: wrote %s (from %s) to %s\n", plural(len(lb.Entries), "entry", "entries"), lb.Format, out)
+func wrote(iox *IO, lb *schema.Lorebook, out string, extra ...canon.File) error {
+	and := ""
+	for _, f := range extra {
+		and += " and the card's image (" + f.Name + ")"
+	}
+	_, err := fmt.Fprintf(iox.Stderr, "lore: wrote %s (from %s)%s to %s\n", plural(len(lb.Entries), "entry", "entries"), lb.Format, and, out)
 	return err
+}
+
+// keepCardImage is the picture of a PNG card imported to a folder: written
+// beside the manifest as card.png, without the card's chunks (export writes
+// the card into it again), and named in the manifest (pngImage under
+// extensions.<card format>), so that export to a PNG card uses it.
+func keepCardImage(iox *IO, path string, lb *schema.Lorebook) ([]canon.File, error) {
+	if lb.Format != formats.FormatCardV2 && lb.Format != formats.FormatCardV3 {
+		return nil, nil
+	}
+	_, data, err := iox.readInput(path, "the LOREBOOK")
+	if err != nil || !formats.IsPNG(data) {
+		return nil, nil // a card read from JSON has no picture
+	}
+	img, err := formats.PlainImage(data)
+	if err != nil {
+		return nil, usageErr("%s: %v", path, err)
+	}
+	if lb.Manifest.Extensions == nil {
+		lb.Manifest.Extensions = map[string]any{}
+	}
+	kept, _ := lb.Manifest.Extensions[lb.Format].(map[string]any)
+	if kept == nil {
+		kept = map[string]any{}
+		lb.Manifest.Extensions[lb.Format] = kept
+	}
+	kept[formats.PNGImageKey] = formats.CardImageName
+	return []canon.File{{Name: formats.CardImageName, Data: img}}, nil
 }
 
 // writeOut prints data, or writes it atomically to out when set.
@@ -226,7 +265,7 @@ type lossOptions struct {
 
 func (o *lossOptions) check() error {
 	if o.format != "text" && o.format != "json" {
-		return usageErr("the loss report is text or json, not %q", o.format)
+		return usageErr("the loss report is text or json, not %q%s", o.format, didYouMean(o.format, []string{"text", "json"}))
 	}
 	return nil
 }

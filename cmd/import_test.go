@@ -1,12 +1,16 @@
 package cmd
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/internal/golden"
 	"github.com/lorekit/lore/internal/testcorpus"
 	"github.com/lorekit/lore/schema"
@@ -51,7 +55,7 @@ func TestImportErrors(t *testing.T) {
 		{"format", []string{"import", "--format", "toml", filepath.Join(formatFixtures, "st_empty.json")}, 2, "--format must be yaml or json"},
 		{"extension", []string{"import", filepath.Join(formatFixtures, "st_empty.json"), "-o", filepath.Join(dir, "out.txt")}, 2, "want a folder, or a file ending in .yaml"},
 		{"same file", []string{"import", filepath.Join(formatFixtures, "st_empty.json"), "-o", filepath.Join(formatFixtures, "st_empty.json")}, 2, "is the input file"},
-		{"no args", []string{"import"}, 2, "accepts 1 arg"},
+		{"no args", []string{"import"}, 2, "import needs a FILE to import"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, errs, code := runConvert(t, tc.args...)
@@ -62,7 +66,7 @@ func TestImportErrors(t *testing.T) {
 	}
 }
 
-// TestImportFolder: -o DIR writes lorebook.yaml + entries/<id>.yaml that load
+// TestImportFolder: -o DIR writes lorebook.yaml + entries/<NN>-<id>.yaml that load
 // clean; a second import refuses the non-empty folder without --force.
 func TestImportFolder(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "book") + "/"
@@ -70,7 +74,7 @@ func TestImportFolder(t *testing.T) {
 	if _, errs, code := runConvert(t, "import", src, "-o", out); code != 0 || !strings.Contains(errs, "lore: wrote 12 entries (from sillytavern) to "+out) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if _, err := os.Stat(filepath.Join(out, "entries", "whisper-at-depth-2.yaml")); err != nil {
+	if _, err := os.Stat(filepath.Join(out, "entries", "06-whisper-at-depth-2.yaml")); err != nil {
 		t.Fatal(err)
 	}
 	lb, ds, err := schema.Load(out)
@@ -97,6 +101,93 @@ func TestImportFolder(t *testing.T) {
 	if len(left) > 0 {
 		t.Errorf("temporary folders left behind: %v", left)
 	}
+}
+
+// TestFolderImportKeepsOrder: a book imported to a folder reads back with
+// its entries in the source's order, under the same ids, so a card exported
+// from the folder lists character_book as the card did (Seraphina's came
+// back 0, 2, 3, 1) and entries sharing a name keep theirs (AI Dungeon's two
+// "Druadach Mountains" swapped). The loss report of that export names no
+// rename.
+func TestFolderImportKeepsOrder(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(formatFixtures, "*"))
+	if testcorpus.Find(t) != "" {
+		files = append(files, testcorpus.Files(t)...)
+	}
+	for _, f := range files {
+		src, _, err := formats.Open(f)
+		if err != nil || len(src.Entries) < 2 {
+			continue
+		}
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "book")
+			if _, errs, code := runConvert(t, "import", f, "-o", out+"/"); code != 0 {
+				t.Fatalf("import: exit %d: %s", code, errs)
+			}
+			back, _, err := schema.Load(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := entryIDs(back), entryIDs(src); !slices.Equal(got, want) {
+				t.Fatalf("the folder reads back in another order:\n got %v\nwant %v", got, want)
+			}
+			for i, e := range back.Entries {
+				if e.Name != src.Entries[i].Name {
+					t.Errorf("entry %s: name %q, was %q", e.ID, e.Name, src.Entries[i].Name)
+				}
+			}
+			direct, directReport, _ := formats.Export(src, formats.FormatCardV3, nil)
+			fromFolder, report, _ := formats.Export(back, formats.FormatCardV3, nil)
+			if got, want := cardBookOrder(t, fromFolder), cardBookOrder(t, direct); !slices.Equal(got, want) {
+				t.Errorf("character_book from the folder %v, from the file %v", got, want)
+			}
+			if got, want := renames(report), renames(directReport); !slices.Equal(got, want) {
+				t.Errorf("export from the folder renames %v, from the file %v", got, want)
+			}
+		})
+	}
+}
+
+// renames are the ids a loss report says an export changes.
+func renames(r *formats.LossReport) []string {
+	var out []string
+	for _, l := range r.Losses {
+		if l.Field == "id" {
+			out = append(out, l.Value+" → "+l.Target)
+		}
+	}
+	return out
+}
+
+func entryIDs(lb *schema.Lorebook) []string {
+	var ids []string
+	for _, e := range lb.Entries {
+		ids = append(ids, e.ID)
+	}
+	return ids
+}
+
+// cardBookOrder is the comment and id of each character_book entry of a card.
+func cardBookOrder(t *testing.T, card []byte) []string {
+	t.Helper()
+	var c struct {
+		Data struct {
+			Book struct {
+				Entries []struct {
+					ID      any
+					Comment string
+				}
+			} `json:"character_book"`
+		}
+	}
+	if err := json.Unmarshal(card, &c); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range c.Data.Book.Entries {
+		out = append(out, fmt.Sprint(e.ID, " ", e.Comment))
+	}
+	return out
 }
 
 // TestImportFileJSON: -o FILE.json writes one JSON lorebook that loads clean.

@@ -43,7 +43,7 @@ read-only file is never replaced.`,
 		Example: `  lore init my-world
   lore lint my-world/book
   lore render my-world/book --transcript my-world/transcript.yaml --vars my-world/vars.yaml`,
-		Args: cobra.MaximumNArgs(1),
+		Args: args(0, 1, "DIR", ""),
 		RunE: func(c *cobra.Command, args []string) error {
 			dir := "."
 			if len(args) == 1 {

@@ -3,13 +3,10 @@ package cmd
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/engine"
-	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/lint"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
@@ -57,7 +54,7 @@ type chat struct {
 // reads but has errors, because a prompt built from a half-understood
 // lorebook would mislead more than it helps. The engine's own settings are
 // decoded by chat.decode, once, after the command has adjusted them.
-func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) (*chat, error) {
+func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color looks) (*chat, error) {
 	res := newResolver(f)
 	// Every caller counts tokens: the vocabulary decodes on the other core
 	// while the book is read (a manifest that names another tokenizer only
@@ -77,11 +74,11 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) 
 		}
 	}
 
-	book, ds, err := openLorebook(path)
+	book, ds, err := openLorebook(iox, path)
 	note(path, ds, err)
 	tr := &schema.Transcript{}
 	if o.transcript != "" {
-		t, ds, err := loadTranscriptFile(o.transcript)
+		t, ds, err := loadTranscriptFile(iox, o.transcript)
 		note(o.transcript, ds, err)
 		if t != nil {
 			tr = t
@@ -89,13 +86,14 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) 
 	}
 	var vars map[string]any
 	if o.vars != "" {
-		v, ds, err := loadVarsFile(o.vars)
+		v, ds, err := loadVarsFile(iox, o.vars)
 		note(o.vars, ds, err)
 		if v != nil {
 			vars = v.Values
 		}
 	}
-	cfg, cfgPath, ds, err := res.FileFor(path)
+	// Standard input's .lore.yaml is looked up from its --stdin-filename.
+	cfg, cfgPath, ds, err := res.FileFor(iox.inputName(path))
 	note(cfgPath, ds, err)
 	if cfgPath != "" && (err != nil || len(ds) > 0) {
 		unreadable = true // a broken configuration is a usage error, as in lint
@@ -128,7 +126,7 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color bool) 
 	s := r.Settings
 	counter, err := tokenize.Get(s.Tokenizer)
 	if err != nil {
-		return nil, usageErr("%v", err)
+		return nil, usageErr("%v%s", err, didYouMean(s.Tokenizer, tokenize.Names()))
 	}
 	eng, err := pickEngine(iox, r.Engine, r.EngineFrom, book)
 	if err != nil {
@@ -164,23 +162,23 @@ func pickEngine(iox *IO, asked string, from settings.Source, book *schema.Lorebo
 	eng, err := engine.Get(name)
 	if err != nil {
 		if asked != "" {
-			return nil, usageErr("%s: %v", from, err)
+			return nil, usageErr("%s: %v%s", from, err, didYouMean(asked, engine.Names()))
 		}
-		return nil, usageErr("%s: settings.engine: %v", book.Path, err)
+		return nil, usageErr("%s: settings.engine: %v%s", book.Path, err, didYouMean(name, engine.Names()))
 	}
 	return eng, nil
 }
 
 // printErrors prints the error-level diagnostics of the inputs (warnings and
 // import notes are lint's business) as file:line:col lines.
-func printErrors(w io.Writer, ds []diag.Diagnostic, color bool) error {
+func printErrors(w io.Writer, ds []diag.Diagnostic, color looks) error {
 	var errs []diag.Diagnostic
 	for _, d := range ds {
 		if d.Severity == diag.Error {
 			errs = append(errs, d)
 		}
 	}
-	pr, err := diag.NewPrinter("text", diag.Options{Color: color, Source: diag.FileSource()})
+	pr, err := diag.NewPrinter("text", color.diagOptions())
 	if err != nil {
 		return err
 	}
@@ -190,13 +188,13 @@ func printErrors(w io.Writer, ds []diag.Diagnostic, color bool) error {
 // diagPrinter is the printer for --format: SARIF carries every rule's
 // description and help link (validate's findings are lint's schema rule),
 // the other formats come from diag.
-func diagPrinter(format string, color bool) (diag.Printer, error) {
+func diagPrinter(format string, color looks) (diag.Printer, error) {
 	if format == "sarif" {
 		return &diag.SARIFPrinter{Rules: lint.RuleInfos(), Version: Version}, nil
 	}
-	pr, err := diag.NewPrinter(format, diag.Options{Color: color, Source: diag.FileSource()})
+	pr, err := diag.NewPrinter(format, color.diagOptions())
 	if err != nil {
-		return nil, usageErr("%v", err)
+		return nil, usageErr("%v%s", err, didYouMean(format, diag.Formats()))
 	}
 	return pr, nil
 }
@@ -204,19 +202,6 @@ func diagPrinter(format string, color bool) (diag.Printer, error) {
 // openLorebook loads the LOREBOOK argument, refusing a file of another kind
 // (a transcript, a variables file) with the flag it belongs to. A file is read
 // and parsed once for both.
-func openLorebook(path string) (*schema.Lorebook, []diag.Diagnostic, error) {
-	if st, err := os.Stat(path); err != nil || st.IsDir() || strings.EqualFold(filepath.Ext(path), ".jsonl") {
-		if err := wrongKind(path, "", kindLorebook); err != nil {
-			return nil, nil, err
-		}
-		return formats.Open(path)
-	}
-	src, err := formats.ReadSource(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := kindError(path, "", kindLorebook, sourceKind(src)); err != nil {
-		return nil, nil, err
-	}
-	return src.Open()
+func openLorebook(iox *IO, path string) (*schema.Lorebook, []diag.Diagnostic, error) {
+	return openBook(iox, path, "--transcript", "--vars")
 }

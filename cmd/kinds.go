@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -21,11 +22,12 @@ const (
 	kindLorebook   = "lorebook"
 	kindTranscript = "transcript"
 	kindVars       = "vars"
+	kindTest       = "test"
 )
 
 // kindNames say a kind in a sentence; kindFlags, where a file of that kind goes.
 var (
-	kindNames = map[string]string{kindLorebook: "a lorebook", kindTranscript: "a transcript", kindVars: "a variables file", "config": "a " + settings.FileName}
+	kindNames = map[string]string{kindLorebook: "a lorebook", kindTranscript: "a transcript", kindVars: "a variables file", kindTest: "a test file", "config": "a " + settings.FileName}
 	kindFlags = map[string]string{kindLorebook: "as the LOREBOOK argument", kindTranscript: "with --transcript", kindVars: "with --vars"}
 )
 
@@ -52,6 +54,9 @@ func namedFileKind(p string) string {
 // sourceKind is namedFileKind for a file already read.
 func sourceKind(src *formats.Source) string {
 	p := src.Path
+	if strings.EqualFold(filepath.Ext(p), ".jsonl") {
+		return kindTranscript
+	}
 	if src.Doc == nil {
 		return "" // binary (a PNG card) or not parsed: its loader says
 	}
@@ -63,6 +68,8 @@ func sourceKind(src *formats.Source) string {
 		return kindLorebook
 	}
 	switch schema.DetectKind(p, root) {
+	case schema.KindTest:
+		return kindTest
 	case schema.KindTranscript:
 		if root.Kind == yaml.SequenceNode || mappingHas(root, "messages") {
 			return kindTranscript
@@ -111,8 +118,10 @@ func mappingHas(m *yaml.Node, key string) bool {
 // when the file is, or may be, of the kind wanted.
 func wrongKind(p, flag, want string) error { return kindError(p, flag, want, namedFileKind(p)) }
 
-// kindError is wrongKind for a file whose kind is known.
-func kindError(p, flag, want, got string) error {
+// kindError is wrongKind for a file whose kind is known. takes are the
+// flags of the command that a transcript or a variables file may go to;
+// none named means render's and tokens' (--transcript and --vars).
+func kindError(p, flag, want, got string, takes ...string) error {
 	if got == "" || got == want || want == "config" && got == kindVars {
 		return nil
 	}
@@ -120,26 +129,135 @@ func kindError(p, flag, want, got string) error {
 	if flag != "" {
 		msg = fmt.Sprintf("given to %s, but %s", flag, msg)
 	}
-	if where := kindFlags[got]; where != "" {
+	if takes == nil {
+		takes = []string{"--transcript", "--vars"}
+	}
+	where := kindFlags[got]
+	switch {
+	case got == kindTest:
+		msg += ": run it with lore test " + p
+	case where == "":
+	case got == kindLorebook || slices.Contains(takes, strings.TrimPrefix(where, "with ")):
 		msg += ": pass it " + where
+	case got == kindTranscript:
+		msg += ": lore render and lore tokens take it " + where
+	case got == kindVars:
+		msg += ": lore render, tokens and lint take it " + where
 	}
 	return &schema.ParseError{Pos: diag.Pos{File: p}, Msg: msg}
 }
 
-// loadVarsFile loads the file of --vars.
-func loadVarsFile(p string) (*schema.Vars, []diag.Diagnostic, error) {
+// holdsBooks is the error for a folder without a manifest that holds
+// lorebooks (a 'lore init' project, a repository): the book the user meant
+// is below it, so the error names it rather than suggest a manifest, which
+// would turn the project's transcript and tests into entries. nil for
+// anything else (schema.Load says what is wrong with it).
+func holdsBooks(path string) error {
+	if st, err := os.Stat(path); err != nil || !st.IsDir() || hasManifest(path) {
+		return nil
+	}
+	found, _, err := walkTree(path, map[string]bool{treeLorebook: true})
+	if err != nil || len(found) == 0 {
+		return nil
+	}
+	var msg string
+	if len(found) == 1 {
+		msg = fmt.Sprintf("this folder is not a lorebook (it has no lorebook.yaml) but holds one: did you mean %s?", found[0])
+	} else {
+		names := found[:min(len(found), 3)]
+		msg = fmt.Sprintf("this folder is not a lorebook (it has no lorebook.yaml) but holds %d: %s", len(found), strings.Join(names, ", "))
+		if len(found) > 3 {
+			msg += fmt.Sprintf(" and %d more", len(found)-3)
+		}
+		msg += "; name one of them"
+	}
+	return &schema.ParseError{Pos: diag.Pos{File: path}, Msg: msg}
+}
+
+// noFlags is the flags of a command that takes neither a transcript nor a
+// variables file (import, export), for openBook.
+var noFlags = []string{}
+
+// openBook loads the LOREBOOK argument of a command that takes the flags
+// takes (see kindError), refusing a transcript, variables or test file with
+// where it goes. A file is read and parsed once for both.
+func openBook(iox *IO, path string, takes ...string) (*schema.Lorebook, []diag.Diagnostic, error) {
+	if path == stdinArg {
+		src, err := iox.stdinSource("the LOREBOOK")
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := kindError(src.Path, "", kindLorebook, sourceKind(src), takes...); err != nil {
+			return nil, nil, err
+		}
+		return src.Open()
+	}
+	if err := holdsBooks(path); err != nil {
+		return nil, nil, err
+	}
+	if st, err := os.Stat(path); err != nil || st.IsDir() || strings.EqualFold(filepath.Ext(path), ".jsonl") {
+		if err := kindError(path, "", kindLorebook, namedFileKind(path), takes...); err != nil {
+			return nil, nil, err
+		}
+		return formats.Open(path)
+	}
+	src, err := formats.ReadSource(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := kindError(path, "", kindLorebook, sourceKind(src), takes...); err != nil {
+		return nil, nil, err
+	}
+	return src.Open()
+}
+
+// loadVarsFile loads the file of --vars (- for standard input).
+func loadVarsFile(iox *IO, p string) (*schema.Vars, []diag.Diagnostic, error) {
+	if p == stdinArg {
+		src, err := iox.stdinSource("--vars")
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := kindError(src.Path, "--vars", kindVars, sourceKind(src)); err != nil {
+			return nil, nil, err
+		}
+		if src.DocErr != nil || src.Doc == nil {
+			return nil, nil, stdinDocErr(src)
+		}
+		v, ds := schema.LoadVarsDoc(src.Doc)
+		return v, ds, nil
+	}
 	if err := wrongKind(p, "--vars", kindVars); err != nil {
 		return nil, nil, err
 	}
 	return schema.LoadVars(p)
 }
 
-// loadTranscriptFile loads the file of --transcript.
-func loadTranscriptFile(p string) (*schema.Transcript, []diag.Diagnostic, error) {
+// loadTranscriptFile loads the file of --transcript (- for standard input).
+func loadTranscriptFile(iox *IO, p string) (*schema.Transcript, []diag.Diagnostic, error) {
+	if p == stdinArg {
+		name, data, err := iox.readStdin("--transcript")
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := kindError(name, "--transcript", kindTranscript, sourceKind(formats.SourceFrom(name, data))); err != nil {
+			return nil, nil, err
+		}
+		return schema.LoadTranscriptBytes(name, data)
+	}
 	if err := wrongKind(p, "--transcript", kindTranscript); err != nil {
 		return nil, nil, err
 	}
 	return schema.LoadTranscript(p)
+}
+
+// stdinDocErr is why standard input is not a document: its parse error, or
+// binary data where text was wanted.
+func stdinDocErr(src *formats.Source) error {
+	if src.DocErr != nil {
+		return src.DocErr
+	}
+	return &schema.ParseError{Pos: diag.Pos{File: src.Path}, Msg: "binary data, not a YAML or JSON file"}
 }
 
 // loadConfigFile loads a .lore.yaml (given to --config, or found upward): a
@@ -159,6 +277,9 @@ func loadConfigFile(p string) (*settings.File, []diag.Diagnostic, error) {
 // most often a transcript or variables file given without its flag: the
 // error says which flag it wants.
 func oneLorebook(c *cobra.Command, args []string) error {
+	if err := oneStdin(c, args); err != nil {
+		return err
+	}
 	name, path := c.Name(), c.CommandPath()
 	switch len(args) {
 	case 1:

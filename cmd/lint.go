@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,7 +13,6 @@ import (
 	"github.com/lorekit/lore/canon"
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/engine"
-	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/lint"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
@@ -105,7 +105,7 @@ github (workflow annotations). Exit codes: 0 clean, 1 errors (or warnings with
   lore lint book/ --format sarif > lore.sarif
   lore lint book/ --format github
   lore lint .`,
-		Args: cobra.MinimumNArgs(1),
+		Args: args(1, -1, "PATH", "a PATH (a lorebook folder or file, or . for every lorebook below it)"),
 		RunE: func(c *cobra.Command, args []string) error { return runLint(iox, opts, args, c.Flags()) },
 	}
 	c.Flags().StringVar(&opts.vars, "vars", "", "variables file whose values count as defined (undefined-variable, condition-type)")
@@ -121,12 +121,16 @@ github (workflow annotations). Exit codes: 0 clean, 1 errors (or warnings with
 	c.Flags().StringVar(&opts.baseline, "baseline", "", "report only findings not in this baseline file (see --write-baseline)")
 	c.Flags().BoolVar(&opts.writeBaseline, "write-baseline", false, "write every finding to the baseline file (--baseline, else "+lint.BaselineName+") and exit 0")
 	addColorFlag(c, &opts.color)
+	addStdinFlag(c, iox)
 	return c
 }
 
 func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) error {
 	if opts.diff && !opts.fix {
 		return usageErr("--diff shows what --fix would change: use it with --fix")
+	}
+	if opts.fix && slices.Contains(paths, stdinArg) {
+		return usageErr("--fix rewrites files, and - is standard input: pipe it through lore fmt, or name the file")
 	}
 	if opts.fix && opts.writeBaseline {
 		return usageErr("--fix and --write-baseline cannot be used together: fix first, then write the baseline")
@@ -140,7 +144,7 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 	asked, askedFrom := res.Engine()
 	if asked != "" {
 		if _, err := engine.Get(asked); err != nil {
-			return usageErr("%s: %v", askedFrom, err)
+			return usageErr("%s: %v%s", askedFrom, err, didYouMean(asked, engine.Names()))
 		}
 	}
 	// required-over-cap counts the always-sent text: the vocabulary decodes
@@ -152,7 +156,7 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 	}
 	for _, id := range opts.enable {
 		if r := lint.RuleByID(id); r == nil {
-			return usageErr("--enable: unknown rule %q; `lore rules` lists the rule ids", id)
+			return usageErr("--enable: unknown rule %q%s; `lore rules` lists the rule ids", id, didYouMean(id, ruleIDs()))
 		}
 	}
 	var baseline *lint.Baseline
@@ -181,7 +185,7 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 	unusable := false
 	var vars *schema.Vars
 	if opts.vars != "" {
-		v, ds, err := loadVarsFile(opts.vars)
+		v, ds, err := loadVarsFile(iox, opts.vars)
 		all = append(all, ds...)
 		if err != nil {
 			unusable = true
@@ -208,7 +212,7 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 	configs := map[string]*lint.Config{} // by config path, each parsed once
 	cfgOf := make([]*lint.Config, len(paths))
 	for i, p := range paths {
-		file, cfgPath, ds, err := res.FileFor(p)
+		file, cfgPath, ds, err := res.FileFor(iox.inputName(p))
 		if c, ok := configs[cfgPath]; ok {
 			cfgOf[i] = c
 			continue
@@ -244,7 +248,7 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 		books := make([]*schema.Lorebook, len(paths))
 		found := make([][]diag.Diagnostic, len(paths))
 		for i, p := range paths {
-			book, ds, err := formats.Open(p)
+			book, ds, err := openBook(iox, p, "--vars")
 			if err != nil {
 				bad = true
 				files++

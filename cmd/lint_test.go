@@ -205,15 +205,30 @@ entries:
 
 func TestRulesCmd(t *testing.T) {
 	out, _, code := runLintCmd(t, "rules")
-	if code != 0 || !strings.Contains(out, "recursion-loop") || !strings.Contains(out, "docs/rules.md#recursion-loop") {
+	if code != 0 || !strings.Contains(out, "recursion-loop") || !strings.Contains(out, "docs/rules.md#RULE") {
 		t.Errorf("rules text: exit %d\n%s", code, out)
+	}
+	// The table fits 100 columns (、 takes two), and a rule that is off
+	// until enabled says off, not the level it would report at.
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if textWidth(line) > 100 {
+			t.Errorf("%d columns: %q", textWidth(line), line)
+		}
+		if f := strings.Fields(line); len(f) > 1 && f[0] == "engine-divergence" && f[1] != "off" {
+			t.Errorf("engine-divergence's default: %q", line)
+		}
 	}
 	out, _, _ = runLintCmd(t, "rules", "--format", "json")
 	var v struct {
-		Rules []struct{ ID, Severity, Description, Docs string } `json:"rules"`
+		Rules []struct{ ID, Severity, Default, Description, Docs string } `json:"rules"`
 	}
-	if err := json.Unmarshal([]byte(out), &v); err != nil || len(v.Rules) < 17 || v.Rules[0].ID != "schema" || v.Rules[0].Severity != "error" {
+	if err := json.Unmarshal([]byte(out), &v); err != nil || len(v.Rules) < 17 || v.Rules[0].ID != "schema" || v.Rules[0].Severity != "error" || v.Rules[0].Default != "error" {
 		t.Errorf("rules json: %v\n%s", err, out)
+	}
+	for _, r := range v.Rules {
+		if r.ID == "engine-divergence" && (r.Default != "off" || r.Severity != "info") {
+			t.Errorf("engine-divergence: default %q, severity %q", r.Default, r.Severity)
+		}
 	}
 	if _, _, code := runLintCmd(t, "rules", "--format", "yaml"); code != 2 {
 		t.Errorf("bad format: exit %d", code)

@@ -54,7 +54,8 @@ directly renders as SillyTavern would when lore simulates it.
 
 Settings come from the flags (or the LORE_* variables that stand for them:
 LORE_CONTEXT, LORE_RESERVE, LORE_TOKENIZER, LORE_ENGINE, LORE_CONFIG,
-LORE_ST_SETTINGS), else the manifest, else .lore.yaml, else the defaults.
+LORE_ST_SETTINGS), else the manifest, else .lore.yaml (looked up from
+LOREBOOK's folder upward, or --config), else lore's defaults.
 Exit codes: 0 rendered; 1 the inputs have errors (printed as file:line:col);
 2 bad usage or a file that cannot be read.`,
 		Example: `  lore render fixtures/eldoria/book --transcript fixtures/eldoria/transcript.yaml --vars fixtures/eldoria/vars.yaml
@@ -73,6 +74,7 @@ Exit codes: 0 rendered; 1 the inputs have errors (printed as file:line:col);
 	f.StringVar(&opts.explain, "explain", "", "explain why entry ID is or is not in the prompt")
 	opts.modes.register(f)
 	addColorFlag(c, &opts.color)
+	addStdinFlag(c, iox)
 	return c
 }
 
@@ -81,9 +83,9 @@ func runRender(iox *IO, c *cobra.Command, opts *renderOptions, path string) erro
 	if err != nil {
 		return err
 	}
-	out, err := output.NewOutput(opts.format, output.OutputOptions{Color: on, Report: opts.report})
+	out, err := output.NewOutput(opts.format, output.OutputOptions{Color: on.color, Report: opts.report})
 	if err != nil {
-		return usageErr("--format: %v", err)
+		return usageErr("--format: %v%s", err, didYouMean(opts.format, output.OutputFormats()))
 	}
 	if err := opts.modes.check(opts.explain, opts.format); err != nil {
 		return err
@@ -111,9 +113,9 @@ func runRender(iox *IO, c *cobra.Command, opts *renderOptions, path string) erro
 	ch.decode()
 	switch {
 	case opts.modes.runs > 0:
-		return renderRuns(iox, ch, &opts.modes, opts.format, on)
+		return renderRuns(iox, ch, &opts.modes, opts.format, on.color)
 	case opts.modes.turns || opts.modes.turnsAt != "":
-		return renderTurns(iox, ch, &opts.modes, opts, on)
+		return renderTurns(iox, ch, &opts.modes, opts, on.color)
 	}
 
 	res, err := ch.eng.Render(ch.in)
@@ -127,7 +129,7 @@ func runRender(iox *IO, c *cobra.Command, opts *renderOptions, path string) erro
 		if opts.format == "json" {
 			return output.WriteExplanationJSON(iox.Stdout, res, opts.explain)
 		}
-		return output.WriteExplanation(iox.Stdout, res, opts.explain, on)
+		return output.WriteExplanation(iox.Stdout, res, opts.explain, on.color)
 	}
 	return out.Write(iox.Stdout, res)
 }

@@ -38,6 +38,8 @@ type IO struct {
 	Stderr     io.Writer
 	Env        func(string) (string, bool)
 	IsTerminal bool
+
+	in *stdinInput // what "-" read (stdin.go)
 }
 
 // exitError carries an exit code out of a command's RunE. A nil err means the
@@ -118,6 +120,9 @@ func (s *stickyWriter) Write(p []byte) (int, error) {
 }
 
 func newRootCmd(iox *IO) *cobra.Command {
+	if iox.in == nil {
+		iox.in = &stdinInput{}
+	}
 	root := &cobra.Command{
 		Use:   "lore",
 		Short: "Lint, render and convert AI-roleplay lorebooks",
@@ -174,7 +179,7 @@ func flagError(c *cobra.Command, err error) error {
 			msg = fmt.Sprintf("%s: invalid value %q", name, v)
 		}
 	}
-	return usageErr("%s (see '%s --help')", msg, c.CommandPath())
+	return usageErr("%s%s (see '%s --help')", msg, unknownFlagHint(c, msg), c.CommandPath())
 }
 
 // newHelpCmd is cobra's help command, except that an unknown topic is bad
@@ -186,7 +191,11 @@ func newHelpCmd() *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			cmd, rest, err := c.Root().Find(args)
 			if err != nil || cmd == nil || len(rest) > 0 {
-				return usageErr("unknown help topic %q; 'lore --help' lists the commands", strings.Join(args, " "))
+				var names []string
+				for _, sub := range c.Root().Commands() {
+					names = append(names, sub.Name())
+				}
+				return usageErr("unknown help topic %q%s; 'lore --help' lists the commands", strings.Join(args, " "), didYouMean(strings.Join(args, " "), names))
 			}
 			return cmd.Help()
 		},
@@ -210,7 +219,7 @@ func strictCompletion(root *cobra.Command) {
 			if len(args) == 0 {
 				return usageErr("name a shell: lore completion %s", strings.Join(shells, "|"))
 			}
-			return usageErr("unknown shell %q: lore completion supports %s", args[0], strings.Join(shells, ", "))
+			return usageErr("unknown shell %q%s: lore completion supports %s", args[0], didYouMean(args[0], shells), strings.Join(shells, ", "))
 		}
 	}
 }

@@ -52,3 +52,58 @@ func TestStderrErrors(t *testing.T) {
 func fmtFile(t *testing.T) string {
 	return writeFile(t, "e.yaml", fmtUnformatted)
 }
+
+// TestArgumentMessages: every command says in one wording what argument it
+// needs, or how many it takes, never cobra's "requires at least 1 arg(s)".
+func TestArgumentMessages(t *testing.T) {
+	root := newRootCmd(&IO{})
+	zeroOK := map[string]bool{"init": true, "test": true, "schema": true, "rules": true, "version": true, "completion": true, "help": true}
+	many := []string{"a", "b", "c", "d", "e", "f"}
+	for _, c := range root.Commands() {
+		name := c.Name()
+		var runs [][]string
+		if !zeroOK[name] {
+			runs = append(runs, []string{name})
+		}
+		if name != "test" && name != "completion" && name != "help" && c.Args != nil && c.Args(c, many) != nil {
+			runs = append(runs, append([]string{name}, many...))
+		}
+		for _, args := range runs {
+			_, errOut, code := runCmd(t, IO{}, args...)
+			if code != ExitUsage || strings.Contains(errOut, "arg(s)") || !strings.Contains(errOut, "lore: "+name+" ") ||
+				!strings.Contains(errOut, "see 'lore "+name+" --help'") {
+				t.Errorf("%v: exit %d, %q", args, code, errOut)
+			}
+		}
+	}
+}
+
+// TestDidYouMean: a misspelt flag, flag value or rule id is answered with
+// the one it is closest to.
+func TestDidYouMean(t *testing.T) {
+	book := "../fixtures/eldoria/book"
+	cfg := writeFile(t, ".lore.yaml", "rules:\n  keyword-colision: off\n")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"render", book, "--transcipt", "t.yaml"}, "unknown flag: --transcipt (did you mean --transcript?)"},
+		{[]string{"lint", book, "--strikt"}, "(did you mean --strict?)"},
+		{[]string{"render", book, "--engine", "SillyTavern"}, `(did you mean "sillytavern"?)`},
+		{[]string{"lint", book, "--engine", "Yumina"}, `(did you mean "yumina"?)`},
+		{[]string{"lint", book, "--format", "sarf"}, `(did you mean "sarif"?)`},
+		{[]string{"render", book, "--format", "jsn"}, `(did you mean "json"?)`},
+		{[]string{"render", book, "--tokenizer", "o200k"}, `(did you mean "o200k_base"?)`},
+		{[]string{"export", book, "--to", "card_v3"}, `(did you mean "card-v3"?)`},
+		{[]string{"lint", book, "--enable", "engine-divergnce"}, `(did you mean "engine-divergence"?)`},
+		{[]string{"validate", book, "--color", "nevr"}, `(did you mean "never"?)`},
+		{[]string{"schema", "lorbook"}, `(did you mean "lorebook"?)`},
+		{[]string{"help", "rendr"}, `(did you mean "render"?)`},
+		{[]string{"lint", book, "--config", cfg}, `unknown rule "keyword-colision" (did you mean "keyword-collision"?)`},
+	} {
+		out, errOut, code := runCmd(t, IO{}, tc.args...)
+		if code != ExitUsage || !strings.Contains(out+errOut, tc.want) {
+			t.Errorf("%v: exit %d, want %q in\n%s%s", tc.args, code, tc.want, out, errOut)
+		}
+	}
+}

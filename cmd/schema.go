@@ -28,7 +28,7 @@ lorebook refers to entry as "entry.schema.json": save both side by side, e.g.
 
 then start a YAML file with
   # yaml-language-server: $schema=schema/lorebook.schema.json`,
-		Args:      cobra.MaximumNArgs(1),
+		Args:      args(0, 1, "schema name", ""),
 		ValidArgs: schema.SchemaNames,
 		RunE: func(c *cobra.Command, args []string) error {
 			name := "lorebook"
@@ -37,7 +37,7 @@ then start a YAML file with
 			}
 			b, err := schema.SchemaJSON(name)
 			if err != nil {
-				return usageErr("%v", err)
+				return usageErr("%v%s", err, didYouMean(name, schema.SchemaNames))
 			}
 			_, err = iox.Stdout.Write(b)
 			return err

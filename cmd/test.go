@@ -88,16 +88,16 @@ func runTest(iox *IO, opts *testOptions, paths []string, flags *pflag.FlagSet) e
 	if err != nil {
 		return err
 	}
-	w, err := testrun.NewWriter(opts.format, testrun.WriterOptions{Color: on, Verbose: opts.verbose, Source: diag.FileSource()})
+	w, err := testrun.NewWriter(opts.format, testrun.WriterOptions{Color: on.color, Excerpts: on.excerpts, Verbose: opts.verbose, Source: diag.FileSource()})
 	if err != nil {
-		return usageErr("--format: %v", err)
+		return usageErr("--format: %v%s", err, didYouMean(opts.format, testrun.Formats()))
 	}
 	res := newResolver(flags)
 	asked, askedFrom := res.Engine()
 	o := testrun.Options{Engine: asked, Update: opts.update, Settings: res}
 	if asked != "" {
 		if _, err := engine.Get(asked); err != nil {
-			return usageErr("%s: %v", askedFrom, err)
+			return usageErr("%s: %v%s", askedFrom, err, didYouMean(asked, engine.Names()))
 		}
 	}
 	if opts.run != "" {

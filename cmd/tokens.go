@@ -47,6 +47,7 @@ and --tokenizer override the manifest's settings.`,
 	// --color takes a value like every other command's (auto|always|never):
 	// a bare --color would make `--color never` parse "never" as the lorebook.
 	addColorFlag(c, &opts.color)
+	addStdinFlag(c, iox)
 	return c
 }
 
@@ -56,7 +57,7 @@ func runTokens(cmd *cobra.Command, iox *IO, opts *tokensOptions, path string) er
 		return err
 	}
 	if opts.format != "text" && opts.format != "json" {
-		return usageErr("--format must be text or json, not %q", opts.format)
+		return usageErr("--format must be text or json, not %q%s", opts.format, didYouMean(opts.format, []string{"text", "json"}))
 	}
 	ch, err := loadChat(iox, cmd.Flags(), &opts.chatFlags, path, on)
 	if err != nil {
@@ -66,7 +67,7 @@ func runTokens(cmd *cobra.Command, iox *IO, opts *tokensOptions, path string) er
 
 	if sizer, ok := ch.eng.(render.Sizer); ok && opts.transcript == "" {
 		sz := sizer.SizeUp(ch.in)
-		if err := writeTokens(iox.Stdout, opts.format, sz.Report, func(w io.Writer) error { return output.WriteSizing(w, sz, on) }); err != nil {
+		if err := writeTokens(iox.Stdout, opts.format, sz.Report, func(w io.Writer) error { return output.WriteSizing(w, sz, on.color) }); err != nil {
 			return err
 		}
 	} else {
@@ -77,7 +78,7 @@ func runTokens(cmd *cobra.Command, iox *IO, opts *tokensOptions, path string) er
 		for _, w := range res.Warnings {
 			fmt.Fprintf(iox.Stderr, "lore: warning: %s\n", w)
 		}
-		if err := writeTokens(iox.Stdout, opts.format, res.Report, func(w io.Writer) error { return output.WriteReport(w, res.Report, on) }); err != nil {
+		if err := writeTokens(iox.Stdout, opts.format, res.Report, func(w io.Writer) error { return output.WriteReport(w, res.Report, on.color) }); err != nil {
 			return err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/testrun"
 )
 
 type validateOptions struct {
@@ -28,13 +29,15 @@ for load errors, printing one line per problem:
   file:line:col: error: message [schema]
 
 A PATH is a lorebook folder, a lorebook file (lore's own YAML/JSON or a foreign
-format such as a SillyTavern world or a character card), a transcript or a
-variables file. What a file is, is decided by its content unless --kind says:
+format such as a SillyTavern world or a character card), a transcript, a
+variables file or a test file of 'lore test'. What a file is, is decided by its
+content unless --kind says:
   - a .jsonl file, a mapping with messages: (or summary:, memory:, pending:),
     or a list of {role, content} messages is a transcript (a list whose
     items have fields only entries have, such as id or section, is a list of
     entries, even when they have a role);
-  - a mapping with none of the manifest, entry or transcript keys is a
+  - a mapping with cases: is a test file;
+  - a mapping with none of the manifest, entry, transcript or test keys is a
     variables file (variable id: value);
   - anything else, and every folder with a lorebook.yaml, is a lorebook.
 A folder without lorebook.yaml stands for the lorebooks and transcripts below
@@ -48,14 +51,15 @@ or parsed. Text output goes to stdout and a summary line to stderr; with
   lore validate book/ transcript.yaml vars.yaml --format json
   lore validate --kind vars state.yaml
   lore validate .`,
-		Args: cobra.MinimumNArgs(1),
+		Args: args(1, -1, "PATH", "a PATH (a lorebook, transcript, variables or test file, a folder, or .)"),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runValidate(iox, opts, args)
 		},
 	}
 	c.Flags().StringVar(&opts.format, "format", "text", "output format: "+strings.Join(diag.Formats(), ", "))
-	c.Flags().StringVar(&opts.kind, "kind", "auto", "what every PATH is: auto, lorebook, transcript or vars")
+	c.Flags().StringVar(&opts.kind, "kind", "auto", "what every PATH is: auto, lorebook, transcript, vars or test")
 	addColorFlag(c, &opts.color)
+	addStdinFlag(c, iox)
 	return c
 }
 
@@ -65,9 +69,9 @@ func runValidate(iox *IO, opts *validateOptions, paths []string) error {
 		return err
 	}
 	switch opts.kind {
-	case "auto", "lorebook", "transcript", "vars":
+	case "auto", "lorebook", "transcript", "vars", "test":
 	default:
-		return usageErr("--kind must be auto, lorebook, transcript or vars, not %q", opts.kind)
+		return usageErr("--kind must be auto, lorebook, transcript, vars or test, not %q%s", opts.kind, didYouMean(opts.kind, []string{"auto", "lorebook", "transcript", "vars", "test"}))
 	}
 	pr, err := diagPrinter(opts.format, on)
 	if err != nil {
@@ -79,7 +83,13 @@ func runValidate(iox *IO, opts *validateOptions, paths []string) error {
 	}
 	files, unreadable := 0, false
 	for _, p := range paths {
-		ds, n, err := validatePath(p, opts.kind)
+		var ds []diag.Diagnostic
+		var n int
+		if p == stdinArg {
+			ds, n, err = validateStdin(iox, opts.kind)
+		} else {
+			ds, n, err = validatePath(p, opts.kind)
+		}
 		files += n
 		all = append(all, ds...)
 		if err != nil {
@@ -132,9 +142,45 @@ func validatePath(p, kind string) ([]diag.Diagnostic, int, error) {
 	case schema.KindVars:
 		_, ds := schema.LoadVarsDoc(src.Doc)
 		return ds, 1, nil
+	case schema.KindTest:
+		_, ds, err := testrun.Load(p)
+		return ds, 1, err
 	}
 	lb, ds, err := src.Open()
 	return ds, fileCount(lb), err
+}
+
+// validateStdin is validatePath for -: standard input, as the kind given or
+// detected from its content and --stdin-filename (chat.jsonl).
+func validateStdin(iox *IO, kind string) ([]diag.Diagnostic, int, error) {
+	name, data, err := iox.readStdin("the PATH")
+	if err != nil {
+		return nil, 1, err
+	}
+	src := formats.SourceFrom(name, data)
+	if kind == "auto" {
+		switch k := sourceKind(src); k {
+		case kindTranscript, kindVars, kindTest:
+			kind = k
+		}
+	}
+	if kind == kindTranscript {
+		_, ds, err := schema.LoadTranscriptBytes(name, data)
+		return ds, 1, err
+	}
+	if kind != "lorebook" && kind != "auto" && (src.DocErr != nil || src.Doc == nil) {
+		return nil, 1, stdinDocErr(src)
+	}
+	switch kind {
+	case kindVars:
+		_, ds := schema.LoadVarsDoc(src.Doc)
+		return ds, 1, nil
+	case kindTest:
+		_, ds, err := testrun.LoadDoc(src.Doc)
+		return ds, 1, err
+	}
+	_, ds, err := src.Open()
+	return ds, 1, err
 }
 
 // loadAs loads a path as the named kind, reading it for itself.
@@ -145,6 +191,9 @@ func loadAs(p, kind string) ([]diag.Diagnostic, int, error) {
 		return ds, 1, err
 	case "vars":
 		_, ds, err := schema.LoadVars(p)
+		return ds, 1, err
+	case "test":
+		_, ds, err := testrun.Load(p)
 		return ds, 1, err
 	}
 	lb, ds, err := formats.Open(p)

@@ -189,16 +189,37 @@ func TestValidateColor(t *testing.T) {
 		!strings.Contains(out, "^~~~~~~~~~~") {
 		t.Errorf("terminal: no colour or snippet:\n%s", out)
 	}
+	// NO_COLOR and --color never take the colour away, not the source line
+	// and caret a reader at a terminal needs.
 	out, _, _ = runCmd(t, IO{IsTerminal: true, Env: env(map[string]string{"NO_COLOR": ""})}, "validate", p)
-	if strings.Contains(out, "\x1b[") || strings.Contains(out, "^~") {
-		t.Errorf("NO_COLOR: coloured:\n%s", out)
+	if strings.Contains(out, "\x1b[") || !strings.Contains(out, "    section: chathistory\n") || !strings.Contains(out, "^~~~~~~~~~~") {
+		t.Errorf("NO_COLOR: coloured, or no excerpt:\n%s", out)
 	}
 	out, _, _ = runCmd(t, IO{IsTerminal: true, Env: env(nil)}, "validate", "--color", "never", p)
-	if strings.Contains(out, "\x1b[") {
-		t.Errorf("--color never: coloured")
+	if strings.Contains(out, "\x1b[") || !strings.Contains(out, "^~~~~~~~~~~") {
+		t.Errorf("--color never: coloured, or no excerpt:\n%s", out)
+	}
+	// In a pipe the output is the plain lines scripts read.
+	out, _, _ = runCmd(t, IO{Env: env(nil)}, "validate", p)
+	if strings.Contains(out, "\x1b[") || strings.Contains(out, "^~") {
+		t.Errorf("pipe: coloured, or an excerpt:\n%s", out)
 	}
 	out, _, _ = runCmd(t, IO{}, "validate", "--color", "always", p)
 	if !strings.Contains(out, "\x1b[") {
 		t.Errorf("--color always: plain")
+	}
+}
+
+// TestStdinExcerpt: the source line under a finding in what - read is that
+// line, not the line of a file on disk that --stdin-filename names (an
+// editor's unsaved buffer differs from it).
+func TestStdinExcerpt(t *testing.T) {
+	onDisk := writeFile(t, "book.yaml", "id: ok\nsection: examples\ncontent: saved\n")
+	iox := IO{IsTerminal: true, Env: func(k string) (string, bool) { return "", k == "NO_COLOR" }}
+	var out, errb bytes.Buffer
+	iox.Stdin, iox.Stdout, iox.Stderr = strings.NewReader("id: ok\nsection: unsaved-typo\ncontent: x\n"), &out, &errb
+	code := Main([]string{"validate", "-", "--stdin-filename", onDisk}, iox)
+	if code != ExitFindings || !strings.Contains(out.String(), "section: unsaved-typo\n") || strings.Contains(out.String(), "section: examples") {
+		t.Errorf("exit %d:\n%s%s", code, out.String(), errb.String())
 	}
 }

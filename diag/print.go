@@ -21,8 +21,10 @@ type Printer interface {
 
 // Options configure printers. Formats that have no use for an option ignore it.
 type Options struct {
-	// Color turns on ANSI colour and source snippets in text output.
-	Color bool
+	// Color turns on ANSI colour in text output; Excerpts the source line
+	// and a caret under each finding (with Source). Colour alone implies
+	// them: colour is for a reader at a terminal.
+	Color, Excerpts bool
 	// Source returns line n (1-based) of file without its newline, for the
 	// snippet under a text diagnostic; nil means no snippets.
 	Source func(file string, line int) (string, bool)
@@ -88,7 +90,7 @@ func (p *TextPrinter) Print(w io.Writer, ds []Diagnostic) error {
 		}
 		fmt.Fprintf(bw, "%s: %s: %s %s\n", bold.Sprint(where), sc.Sprint(d.Severity.String()),
 			d.text(), faint.Sprint("["+d.Rule+"]"))
-		if p.opts.Color && p.opts.Source != nil && d.Line > 0 {
+		if (p.opts.Color || p.opts.Excerpts) && p.opts.Source != nil && d.Line > 0 {
 			if off, ok := cur.seek(p.opts.Source, d.File, d.Line, d.Column); ok {
 				src, caret := snippetAt(cur.text, off)
 				fmt.Fprintf(bw, "  %s\n  %s\n", src, sc.Sprint(caret))
@@ -334,6 +336,21 @@ func Summary(ds []Diagnostic, files int) string {
 		unit = "file"
 	}
 	return fmt.Sprintf("%s in %d %s", what, files, unit)
+}
+
+// WithText is a Source that gives the lines of text for file name (a file
+// read from standard input) and asks next for the others.
+func WithText(name string, text []byte, next func(file string, line int) (string, bool)) func(file string, line int) (string, bool) {
+	lines := strings.Split(strings.TrimPrefix(string(text), "\xef\xbb\xbf"), "\n")
+	return func(file string, line int) (string, bool) {
+		if file != name {
+			return next(file, line)
+		}
+		if line < 1 || line > len(lines) || !utf8.ValidString(lines[line-1]) {
+			return "", false
+		}
+		return lines[line-1], true
+	}
 }
 
 // FileSource returns a Source function that reads files on first use and

@@ -2,8 +2,8 @@
 // content (SillyTavern world info, Character Card V2/V3 as JSON, PNG or .charx,
 // standalone lorebook_v3, NovelAI .lorebook, AI Dungeon world info and story
 // cards, Agnai memory books, RisuAI lorebooks), converting it to lore's model
-// (import), writing SillyTavern, card V2/V3, .charx and NovelAI files
-// (export), and the loss report of every conversion: what the target cannot
+// (import), writing SillyTavern, card V2/V3 (JSON, or in a PNG's tEXt
+// chunks), .charx and NovelAI files (export), and the loss report of every conversion: what the target cannot
 // hold or reads differently, entry by entry. Writing lore's own files is
 // canon's job; formats writes its exports with its own ordered JSON writer.
 //

@@ -70,7 +70,7 @@ func cardData(lb *schema.Lorebook, format string) map[string]any {
 	kept := cardKept(mf)
 	data := map[string]any{}
 	for k, v := range kept {
-		if k != "character_book" && k != "spec" && k != "spec_version" && k != "topLevel" {
+		if k != "character_book" && k != "spec" && k != "spec_version" && k != "topLevel" && k != PNGImageKey {
 			data[k] = v
 		}
 	}

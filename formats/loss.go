@@ -59,14 +59,33 @@ type LossReport struct {
 	ActedOn int
 }
 
-// Entries is the number of entries with at least one loss (the book counts
-// as one when it has book-level losses).
-func (r *LossReport) Entries() int {
+// Entries is the number of entries with at least one loss, and whether the
+// book itself (its manifest, settings, book-level data) has some: the book
+// is not an entry.
+func (r *LossReport) Entries() (entries int, book bool) {
 	seen := map[string]bool{}
 	for _, l := range r.Losses {
-		seen[l.Entry] = true
+		if l.Entry == "" {
+			book = true
+		} else if !seen[l.Entry] {
+			seen[l.Entry] = true
+			entries++
+		}
 	}
-	return len(seen)
+	return entries, book
+}
+
+// where says what the losses are in: "3 entries", "3 entries and the book",
+// "the book".
+func (r *LossReport) where() string {
+	n, book := r.Entries()
+	switch {
+	case n == 0:
+		return "the book"
+	case book:
+		return plural(n, "entry", "entries") + " and the book"
+	}
+	return plural(n, "entry", "entries")
 }
 
 // sortLosses orders losses by source position, then entry and field, so a
@@ -139,7 +158,7 @@ func (r *LossReport) Text() []byte {
 		r.actedOnNote(&b)
 		return b.Bytes()
 	}
-	fmt.Fprintf(&b, "%s in %s\n", plural(len(r.Losses), "loss", "losses"), plural(r.Entries(), "entry", "entries"))
+	fmt.Fprintf(&b, "%s in %s\n", plural(len(r.Losses), "loss", "losses"), r.where())
 	type group struct {
 		head  string
 		fix   string

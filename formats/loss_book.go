@@ -186,7 +186,7 @@ func (x *exportLosser) settings() {
 func (x *exportLosser) foreignBook() {
 	for _, f := range sortedKeys(x.lost) {
 		x.add(nil, "extensions."+f, plural(x.lost[f], "entry", "entries"), "", LossDropped,
-			"what entries kept from "+f+" has no place in "+x.tool, "export --to "+f+" keeps it")
+			"what entries kept from "+f+" has no place in "+x.tool, keepsIt(f, "keeps it"))
 	}
 	mf := &x.lb.Manifest
 	for _, f := range sortedKeys(mf.Extensions) {
@@ -194,7 +194,7 @@ func (x *exportLosser) foreignBook() {
 			continue
 		}
 		x.add(nil, "extensions."+f, nil, "", LossDropped,
-			"the book's data from "+f+" (its own settings and fields) has no place in "+x.tool, "export --to "+f+" keeps it")
+			"the book's data from "+f+" (its own settings and fields) has no place in "+x.tool, keepsIt(f, "keeps it"))
 	}
 }
 

@@ -2,6 +2,7 @@ package formats
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,6 +12,27 @@ import (
 // targetNames are the tools' names in the loss report.
 var targetNames = map[string]string{FormatSillyTavern: "SillyTavern", FormatCardV2: "a V2 card",
 	FormatCardV3: "a V3 card", FormatCharX: "a .charx card", FormatNovelAI: "NovelAI"}
+
+// sourceNames are the tools lore reads but does not write, in the loss report.
+var sourceNames = map[string]string{FormatAIDungeon: "AI Dungeon", FormatAgnai: "Agnai", FormatRisu: "RisuAI"}
+
+// keepsIt is the "to do" for what an entry or book kept from format f and
+// an export leaves out: the export that writes it back ("export --to f
+// keeps it"), a card for a standalone lorebook_v3 (a card's book holds it),
+// or, for a tool lore does not write, the file it came from.
+func keepsIt(f, verb string) string {
+	switch {
+	case f == FormatLorebookV3:
+		return "export --to " + FormatCardV3 + " " + verb
+	case slices.Contains(Targets, f):
+		return "export --to " + f + " " + verb
+	}
+	name := sourceNames[f]
+	if name == "" {
+		name = f
+	}
+	return "keep the " + name + " file it came from: lore reads " + name + " but does not write it"
+}
 
 // stFamily are the formats whose kept fields an export to SillyTavern or a
 // card writes back (a card entry holds ST's fields in its extensions).
@@ -242,7 +264,8 @@ func (x *exportLosser) novelAI(e *schema.Entry, index int, p naiPlace) {
 			"NovelAI has no secondary keys: the entry fires on its keywords alone",
 			"fold the condition into a /regex/ keyword")
 	}
-	if !e.MatchWholeWords {
+	if !e.MatchWholeWords && len(e.Keywords)+len(e.SecondaryKeywords) > 0 {
+		// Without keywords (always sent, or never triggered) nothing is matched.
 		x.add(e, "matchWholeWords", false, "true", LossChanged,
 			"NovelAI matches keys as whole words only: a keyword inside a longer word no longer fires", "")
 	}
@@ -307,7 +330,7 @@ func (x *exportLosser) foreign(e *schema.Entry) {
 			l.Field = "extensions." + f + "." + l.Field
 			l.Kind = LossDropped
 			l.Reason = label + " (kept from " + f + "): " + x.tool + " has no place for it"
-			l.Fix = "export --to " + f + " writes it back"
+			l.Fix = keepsIt(f, "writes it back")
 			x.out = append(x.out, l)
 		}
 	}

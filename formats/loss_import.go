@@ -39,6 +39,9 @@ func ImportLosses(lb *schema.Lorebook) []Loss {
 						"nothing, unless the book relies on it: then raise the cards share so nothing is dropped"))
 				}
 			case FormatAIDungeon:
+				if l, ok := k.ewiKeysLoss(); ok {
+					out = append(out, l)
+				}
 				if a, ok := m["keyAttributes"].([]any); ok && len(a) > 0 {
 					out = append(out, k.loss("keyAttributes", a, LossIgnored,
 						"AI Dungeon's #[...] key attributes (EWIJSON) are not read by lore",
@@ -363,4 +366,28 @@ func (k kept) risuLosses() []Loss {
 		out = append(out, l)
 	}
 	return out
+}
+
+// ewiKeysLoss is the note of an AI Dungeon entry whose keys EWIJSON reads
+// as regular expressions: lore wrote them as what they match
+// (aidungeon_ewi.go), which is a change of form the creator should check.
+func (k kept) ewiKeysLoss() (Loss, bool) {
+	keys, _ := k.m["keys"].(string)
+	if _, ok := k.m["keyAttributes"]; !ok || keys == "" {
+		return Loss{}, false
+	}
+	parts, _, _, ewi := aidKeyParts(strings.Split(keys, ","))
+	if ewi == len(parts) && !ewiChanged(parts) {
+		return Loss{}, false
+	}
+	target := strings.Join(keywordTexts(k.e.Keywords), ", ")
+	if len(k.e.SecondaryKeywords) > 0 {
+		target += " + all of " + strings.Join(keywordTexts(k.e.SecondaryKeywords), ", ")
+	}
+	l := k.loss("keys", strings.Join(parts, ", "), LossChanged,
+		"EWIJSON keys are case-insensitive regular expressions, comma-separated parts all required, all after the first #[...] attributes: written as the keywords they match (alternatives expanded, other patterns as /regex/i, further parts as secondary keywords with AND_ALL)",
+		"check the keywords; nothing else is needed")
+	l.Target = target
+	l.Pos = k.e.FieldPos("keywords")
+	return l, true
 }

@@ -60,13 +60,19 @@ func ReadSource(path string) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
+	return SourceFrom(path, data), nil
+}
+
+// SourceFrom is ReadSource for data read by other means (standard input),
+// called path in positions and for format detection.
+func SourceFrom(path string, data []byte) *Source {
 	src := &Source{Path: path}
 	if looksPNG(data) || isCharX(data) {
 		src.binary = data
-		return src, nil
+		return src
 	}
 	src.Doc, src.DocErr = schema.ParseDoc(path, data)
-	return src, nil
+	return src
 }
 
 // Kind says what the file is: a PNG card, a foreign lorebook and text that

@@ -29,58 +29,86 @@ type PNGError struct {
 
 func (e *PNGError) Error() string { return fmt.Sprintf("PNG byte %d: %s", e.Offset, e.Msg) }
 
-// readPNGText walks the chunks of a PNG and returns its "chara" and "ccv3"
-// tEXt chunks. It checks every length against the file and the cap, and every
-// CRC, so a corrupt file fails with the offset of the bad chunk rather than a
-// garbled card.
-func readPNGText(data []byte) (pngText, error) {
-	var out pngText
+// pngChunk is one chunk of a PNG: where it starts (its length field), its
+// type, its data, and its bytes as they are in the file (length, type, data
+// and CRC).
+type pngChunk struct {
+	off  int
+	typ  string
+	body []byte
+	raw  []byte
+}
+
+// crcOK says whether the chunk's CRC is the one its type and data give.
+func (c pngChunk) crcOK() bool {
+	h := crc32.NewIEEE()
+	h.Write(c.raw[4 : 8+len(c.body)])
+	return h.Sum32() == binary.BigEndian.Uint32(c.raw[8+len(c.body):])
+}
+
+// walkPNG calls fn for every chunk of a PNG, up to and including IEND, and
+// returns the offset after IEND. It checks the signature and every length
+// against the file, so fn only sees chunks that are all there; a tEXt chunk
+// over maxTextChunk is refused before fn sees it. The reader and the writer
+// of card PNGs share it.
+func walkPNG(data []byte, fn func(pngChunk) error) (int, error) {
 	if len(data) < len(pngSignature) && bytes.HasPrefix(pngSignature, data) {
-		return out, &PNGError{len(data), "the file ends inside the PNG signature: a truncated or unreadable PNG"}
+		return 0, &PNGError{len(data), "the file ends inside the PNG signature: a truncated or unreadable PNG"}
 	}
 	if !bytes.HasPrefix(data, pngSignature) {
-		return out, &PNGError{0, "not a PNG file (bad signature)"}
+		return 0, &PNGError{0, "not a PNG file (bad signature)"}
 	}
 	i := len(pngSignature)
 	for {
 		if i == len(data) {
-			return out, &PNGError{i, "file ends without an IEND chunk (truncated?)"}
+			return 0, &PNGError{i, "file ends without an IEND chunk (truncated?)"}
 		}
 		if len(data)-i < 12 {
-			return out, &PNGError{i, "truncated chunk header"}
+			return 0, &PNGError{i, "truncated chunk header"}
 		}
 		n := binary.BigEndian.Uint32(data[i:])
 		typ := data[i+4 : i+8]
 		if n > 1<<31-1 || int64(n) > int64(len(data)-i-12) {
-			return out, &PNGError{i, fmt.Sprintf("chunk %q claims %d bytes but only %d remain (truncated or corrupt)", printable(typ), n, len(data)-i-12)}
+			return 0, &PNGError{i, fmt.Sprintf("chunk %q claims %d bytes but only %d remain (truncated or corrupt)", printable(typ), n, len(data)-i-12)}
 		}
-		body := data[i+8 : i+8+int(n)]
-		crc := binary.BigEndian.Uint32(data[i+8+int(n):])
-		if string(typ) == "tEXt" {
-			if n > maxTextChunk {
-				return out, &PNGError{i, fmt.Sprintf("tEXt chunk of %d bytes exceeds the %d-byte limit", n, maxTextChunk)}
-			}
-			h := crc32.NewIEEE()
-			h.Write(typ)
-			h.Write(body)
-			if h.Sum32() != crc {
-				return out, &PNGError{i, "tEXt chunk fails its CRC check (corrupt file)"}
-			}
-			kw, text, ok := bytes.Cut(body, []byte{0})
-			if ok {
-				switch string(kw) {
-				case "chara":
-					out.chara, out.charaOff = string(text), i
-				case "ccv3":
-					out.ccv3, out.ccv3Off = string(text), i
-				}
-			}
+		if string(typ) == "tEXt" && n > maxTextChunk {
+			return 0, &PNGError{i, fmt.Sprintf("tEXt chunk of %d bytes exceeds the %d-byte limit", n, maxTextChunk)}
+		}
+		c := pngChunk{off: i, typ: string(typ), body: data[i+8 : i+8+int(n)], raw: data[i : i+12+int(n)]}
+		if err := fn(c); err != nil {
+			return 0, err
 		}
 		i += 12 + int(n)
-		if string(typ) == "IEND" {
-			return out, nil
+		if c.typ == "IEND" {
+			return i, nil
 		}
 	}
+}
+
+// readPNGText walks the chunks of a PNG and returns its "chara" and "ccv3"
+// tEXt chunks. It checks every length against the file and the cap, and the
+// CRC of every tEXt chunk, so a corrupt file fails with the offset of the bad
+// chunk rather than a garbled card.
+func readPNGText(data []byte) (pngText, error) {
+	var out pngText
+	_, err := walkPNG(data, func(c pngChunk) error {
+		if c.typ != "tEXt" {
+			return nil
+		}
+		if !c.crcOK() {
+			return &PNGError{c.off, "tEXt chunk fails its CRC check (corrupt file)"}
+		}
+		if kw, text, ok := bytes.Cut(c.body, []byte{0}); ok {
+			switch string(kw) {
+			case "chara":
+				out.chara, out.charaOff = string(text), c.off
+			case "ccv3":
+				out.ccv3, out.ccv3Off = string(text), c.off
+			}
+		}
+		return nil
+	})
+	return out, err
 }
 
 func printable(b []byte) string {

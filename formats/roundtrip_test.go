@@ -96,7 +96,9 @@ func entryChanges(a, b *schema.Entry, target string) []change {
 	if len(a.SecondaryKeywords) > 0 {
 		diff("secondaryKeywordLogic", a.SecondaryKeywordLogic, b.SecondaryKeywordLogic)
 	}
-	diff("matchWholeWords", a.MatchWholeWords, b.MatchWholeWords)
+	if len(a.Keywords)+len(a.SecondaryKeywords) > 0 {
+		diff("matchWholeWords", a.MatchWholeWords, b.MatchWholeWords) // without keywords it matches nothing
+	}
 	diff("preventRecursion", a.PreventRecursion, b.PreventRecursion)
 	diff("excludeRecursion", a.ExcludeRecursion, b.ExcludeRecursion)
 	diff("tags", nilIfEmpty(a.Tags), nilIfEmpty(b.Tags))

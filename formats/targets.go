@@ -56,3 +56,19 @@ func ImportReportFor(lb *schema.Lorebook, engine string) *LossReport {
 	}
 	return r
 }
+
+// Exported is how many of lb's entries an export to target writes: every
+// one into a card (its own fields, its greetings and its book), only the
+// world-info entries (isWorldInfo) into a SillyTavern or NovelAI book.
+func Exported(lb *schema.Lorebook, target string) int {
+	if isCard(target) {
+		return len(lb.Entries)
+	}
+	n := 0
+	for _, e := range lb.Entries {
+		if isWorldInfo(e) {
+			n++
+		}
+	}
+	return n
+}

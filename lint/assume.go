@@ -50,6 +50,11 @@ type Engine struct {
 	// from the budget an entry competes for (Yumina's; SillyTavern budgets its
 	// constant entries too).
 	AlwaysOutsideBudget bool
+	// Chances, when set, says what may leave out an entry (index i) the
+	// engine activated: the probability it is sent with (100: every time)
+	// and the inclusion groups it is in, each of which sends one entry. nil:
+	// the engine sends every activated entry (lore's).
+	Chances func(e *schema.Entry, i int) (probability float64, groups []string)
 }
 
 // CardBudget is the room one triggered entry competes for, with the words a

@@ -43,9 +43,14 @@ func NewConfig(f *settings.File) *Config {
 	return c
 }
 
-// KnownRule says whether id is a rule's id, for reading .lore.yaml
-// (settings.LoadFile).
-func KnownRule(id string) bool { return byID(id) != nil }
+// KnownRule says whether id is a rule's id, with a "did you mean" hint when it
+// is not, for reading .lore.yaml (settings.LoadFile).
+func KnownRule(id string) (bool, string) {
+	if byID(id) != nil {
+		return true, ""
+	}
+	return false, ruleHint(id)
+}
 
 // WithSettings returns a copy of c that lints with the settings a command
 // resolved for the book (settings.Resolver): its flags over the manifest over

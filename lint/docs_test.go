@@ -20,6 +20,9 @@ type docExample struct {
 	yaml             string
 	outStart, outEnd int
 	yamlLine         int
+	// console is the ```console block that follows instead of a ```text
+	// one (its command and output; TestDocsConsole runs it).
+	console []string
 }
 
 func docExamples(t *testing.T, lines []string) []docExample {
@@ -47,8 +50,19 @@ func docExamples(t *testing.T, lines []string) []docExample {
 		for k < len(lines) && strings.TrimSpace(lines[k]) == "" {
 			k++
 		}
+		if k < len(lines) && lines[k] == "```console" {
+			// The command and its output, which TestDocsConsole runs.
+			end := k + 1
+			for end < len(lines) && lines[end] != "```" {
+				end++
+			}
+			ex.console = lines[k+1 : end]
+			out = append(out, ex)
+			i = end
+			continue
+		}
 		if k >= len(lines) || lines[k] != "```text" {
-			t.Fatalf("docs/rules.md:%d: the %s example needs a ```text block of its output after it", i+1, rule)
+			t.Fatalf("docs/rules.md:%d: the %s example needs a ```text block of its output (or a ```console block) after it", i+1, rule)
 		}
 		end := k + 1
 		for end < len(lines) && lines[end] != "```" {
@@ -59,6 +73,25 @@ func docExamples(t *testing.T, lines []string) []docExample {
 		i = end
 	}
 	return out
+}
+
+// TestDocsOffRulesShowTheirFlag: the example of a rule that is off by
+// default is the command that turns it on and what it prints; a bare output
+// block would be output a reader running "lore lint book.yaml" never sees.
+func TestDocsOffRulesShowTheirFlag(t *testing.T) {
+	data, err := os.ReadFile(docsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ex := range docExamples(t, strings.Split(string(data), "\n")) {
+		if r := byID(ex.rule); r == nil || !r.Off {
+			continue
+		}
+		if len(ex.console) == 0 || !strings.Contains(ex.console[0], "--enable "+ex.rule) {
+			t.Errorf("docs/rules.md:%d: %s is off by default: show its example as a ```console block of \"$ lore lint book.yaml --enable %s\"",
+				ex.yamlLine, ex.rule, ex.rule)
+		}
+	}
 }
 
 // TestDocsExamples re-runs every example of docs/rules.md as book.yaml and
@@ -77,6 +110,10 @@ func TestDocsExamples(t *testing.T) {
 	fired := map[string]bool{}
 	outputs := make([][]string, len(examples))
 	for i, ex := range examples {
+		if ex.console != nil {
+			fired[ex.rule] = fired[ex.rule] || strings.Contains(strings.Join(ex.console, "\n"), "["+ex.rule+"]")
+			continue
+		}
 		if err := os.WriteFile("book.yaml", []byte(ex.yaml), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -106,6 +143,9 @@ func TestDocsExamples(t *testing.T) {
 		var b []string
 		last := 0
 		for i, ex := range examples {
+			if ex.console != nil {
+				continue
+			}
 			b = append(b, lines[last:ex.outStart]...)
 			b = append(b, outputs[i]...)
 			last = ex.outEnd

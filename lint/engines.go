@@ -43,6 +43,7 @@ func engineFor(name string, book *schema.Lorebook, vars *schema.Vars, s schema.S
 	eng.Name = name
 	if name == sillytavern.Name {
 		eng.Fates, eng.WholeWords = sillytavern.LintView(in) // one read of each entry for both
+		eng.Chances = sillytavern.Chances(in)
 		eng.LoreFates = engineLoreFates(book, s)
 	} else if d, ok := e.(render.Describer); ok {
 		eng.Fates = d.Describe(in)

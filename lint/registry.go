@@ -1,6 +1,10 @@
 package lint
 
-import "github.com/lorekit/lore/diag"
+import (
+	"strconv"
+
+	"github.com/lorekit/lore/diag"
+)
 
 // Rule ids produced by the engine rather than by a rule's Check.
 const (
@@ -20,7 +24,7 @@ var registry = []Rule{
 		Description: "two entries with one id",
 		Help:        "Give every entry its own kebab-case id; activation traces and exports key entries by id."},
 	{ID: "keyword-collision", Severity: diag.Warning, Check: checkKeywordCollision,
-		Description: "one keyword (after case folding and NFKC) on several entries: they always fire together",
+		Description: "one keyword (after case folding and NFKC) on several entries: it fires them all",
 		Help:        "Keep the keyword on one entry, merge the entries, or add secondary keywords to tell them apart."},
 	{ID: "keyword-overlap", Severity: diag.Warning, Check: checkKeywordOverlap,
 		Description: "a keyword that fires inside a word of another entry's keyword, without matchWholeWords",
@@ -122,4 +126,17 @@ func RuleInfos() []diag.RuleInfo {
 		out[i] = diag.RuleInfo{ID: r.ID, Severity: r.Severity, Description: r.Description, Help: r.Help, HelpURI: r.HelpURI()}
 	}
 	return out
+}
+
+// ruleHint is " (did you mean "keyword-collision"?)" for a misspelt rule id
+// (.lore.yaml's rules:, an entry's lint.ignore), "" when none is close.
+func ruleHint(id string) string {
+	ids := make([]string, len(registry))
+	for i := range registry {
+		ids[i] = registry[i].ID
+	}
+	if s := diag.Suggest(id, ids); s != "" {
+		return " (did you mean " + strconv.Quote(s) + "?)"
+	}
+	return ""
 }

@@ -48,7 +48,7 @@ func suppress(book *schema.Lorebook, fs []finding) []finding {
 			switch {
 			case byID(id) == nil:
 				out = append(out, finding{entry: e, d: diag.New(k.Pos, byID(LintDirective).Severity, LintDirective,
-					"lint.ignore names unknown rule %q; `lore rules` lists the rule ids", id)})
+					"lint.ignore names unknown rule %q%s; `lore rules` lists the rule ids", id, ruleHint(id))})
 			case !ignored[key{e, id}] && !quietUnused:
 				out = append(out, finding{entry: e, d: diag.New(k.Pos, byID(UnusedIgnore).Severity, UnusedIgnore,
 					"lint.ignore of %q on entry %q suppresses nothing; remove it", id, e.ID)})

@@ -84,6 +84,10 @@ func WriteReport(out io.Writer, r *render.Report, color bool) error {
 	}
 	if len(r.Largest) > 0 {
 		fmt.Fprintf(w, "\n%s\n", bold("Largest entries"))
+		keyW, secW := 24, 16 // wider for longer ids, so the columns stay put
+		for _, e := range r.Largest {
+			keyW, secW = max(keyW, Width(e.Key)), max(secW, Width(e.Section))
+		}
 		for _, e := range r.Largest {
 			st := e.Status
 			switch st {
@@ -92,7 +96,7 @@ func WriteReport(out io.Writer, r *render.Report, color bool) error {
 			case "left out":
 				st = red(st)
 			}
-			fmt.Fprintf(w, "  %-24s %-16s %7d  %s\n", e.Key, e.Section, e.Tokens, st)
+			fmt.Fprintf(w, "  %s %s %7d  %s\n", Pad(e.Key, keyW), Pad(e.Section, secW), e.Tokens, st)
 		}
 	}
 	return ew.err
@@ -226,14 +230,17 @@ func WriteSizing(out io.Writer, s *render.Sizing, color bool) error {
 	}
 	cards := slices.Clone(s.Cards)
 	slices.SortStableFunc(cards, func(a, b render.CardSize) int { return cmp.Compare(b.Tokens, a.Tokens) })
-	over := 0
+	over, idW := 0, 24
+	for _, c := range cards {
+		idW = max(idW, Width(c.Entry.ID))
+	}
 	for _, c := range cards {
 		note := ""
 		if c.Over {
 			over++
 			note = paint("1;31", "over the whole cards share: it can never be included")
 		}
-		fmt.Fprintf(w, "  %-24s %7d  %s  %s\n", c.Entry.ID, c.Tokens, bar(c.Tokens, s.CardsShare, 20, color), note)
+		fmt.Fprintf(w, "  %s %7d  %s  %s\n", Pad(c.Entry.ID, idW), c.Tokens, bar(c.Tokens, s.CardsShare, 20, color), note)
 	}
 	if over > 0 {
 		fmt.Fprintf(w, "%d of %d cards exceed the cards share\n", over, len(cards))

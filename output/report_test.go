@@ -117,3 +117,43 @@ func TestReportWithoutRequired(t *testing.T) {
 		t.Errorf("the lorebook section is missing:\n%s", b.String())
 	}
 }
+
+// TestReportColumnsStayPut: ids longer than the columns' usual width, or
+// written in wide characters, widen their column rather than push the
+// numbers after them out of line.
+func TestReportColumnsStayPut(t *testing.T) {
+	long := "the-very-long-identifier-of-an-imported-entry"
+	r := &render.Report{Tokenizer: "chars4", ContextTokens: 8192, Reserve: 1024, Available: 7168,
+		Largest: []render.EntrySize{{Key: long, Section: render.SecCards, Tokens: 5},
+			{Key: "桜の木-sakura", Section: render.SecCards, Tokens: 120}, {Key: "a", Section: render.SecHistory, Tokens: 1234}}}
+	var b bytes.Buffer
+	if err := WriteReport(&b, r, false); err != nil {
+		t.Fatal(err)
+	}
+	_, largest, _ := strings.Cut(b.String(), "Largest entries\n")
+	ends := map[int]bool{}
+	for _, line := range strings.Split(strings.Trim(largest, "\n"), "\n") {
+		f := strings.Fields(line)
+		// the tokens column ends at the same display column on every row
+		i := strings.LastIndex(line, f[2])
+		ends[Width(line[:i])+len(f[2])] = true
+	}
+	if len(ends) != 1 {
+		t.Errorf("the tokens column moves %v:\n%s", ends, largest)
+	}
+	s := &render.Sizing{Report: &render.Report{Tokenizer: "chars4", Available: 7168}, CardsShare: 1000,
+		Cards: []render.CardSize{{Entry: &schema.Entry{ID: long}, Tokens: 7}, {Entry: &schema.Entry{ID: "b"}, Tokens: 12345}}}
+	b.Reset()
+	if err := WriteSizing(&b, s, false); err != nil {
+		t.Fatal(err)
+	}
+	_, cards, _ := strings.Cut(b.String(), "messages\n")
+	ends = map[int]bool{}
+	for _, line := range strings.Split(strings.Trim(cards, "\n"), "\n") {
+		f := strings.Fields(line)
+		ends[strings.Index(line, f[1])+len(f[1])] = true
+	}
+	if len(ends) != 1 {
+		t.Errorf("the cards' tokens column moves:\n%s", cards)
+	}
+}

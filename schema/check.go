@@ -345,25 +345,5 @@ func (c *docCheck) allowedProperties(schemaURL string) []string {
 	return out
 }
 
-// suggest returns the allowed word closest to got, if it is close enough to
-// be a typo: same letters ignoring case, '_' and '-', a plural/singular, or
-// at most two edits.
-func suggest(got string, allowed []string) string {
-	norm := func(s string) string {
-		return strings.ToLower(strings.NewReplacer("_", "", "-", "", " ", "").Replace(s))
-	}
-	best, bestD := "", 3
-	for _, a := range allowed {
-		if norm(a) == norm(got) || norm(a) == norm(got)+"s" || norm(a)+"s" == norm(got) {
-			return a
-		}
-		limit := 2
-		if len(a) <= 4 {
-			limit = 1
-		}
-		if d := diag.EditDistance(norm(got), norm(a)); d <= limit && d < bestD {
-			best, bestD = a, d
-		}
-	}
-	return best
-}
+// suggest is diag.Suggest: fields, flags and values are corrected alike.
+func suggest(got string, allowed []string) string { return diag.Suggest(got, allowed) }

@@ -17,6 +17,8 @@ const (
 	KindLorebook Kind = iota + 1
 	KindTranscript
 	KindVars
+	// KindTest is a test file of lore test (a mapping with cases:).
+	KindTest
 )
 
 func (k Kind) String() string {
@@ -27,6 +29,8 @@ func (k Kind) String() string {
 		return "transcript"
 	case KindVars:
 		return "vars"
+	case KindTest:
+		return "test"
 	}
 	return "unknown"
 }
@@ -61,8 +65,9 @@ var messageKeys = map[string]bool{"role": true, "mes": true, "is_user": true, "i
 // DetectKind says what a file or folder is, by content: a folder is a
 // lorebook; a .jsonl file, a mapping with messages (or summary, memory,
 // pending) and a list of {role, content} or SillyTavern messages are
-// transcripts; a mapping with none of the lorebook, manifest or transcript
-// keys is a variables file; everything else is a lorebook. A list is a list
+// transcripts; a mapping with cases: is a test file (lore test's); a
+// mapping with none of the lorebook, manifest, transcript or test keys is a
+// variables file; everything else is a lorebook. A list is a list
 // of entries when its first item that says has a field only entries have
 // (id, section, keywords, ...), and messages when it has role (or mes,
 // is_user, is_system) and none of those: entries have a role too.
@@ -85,6 +90,9 @@ func DetectKind(path string, root *yaml.Node) Kind {
 		for _, p := range ps {
 			if transcriptKeys[p.Key] {
 				return KindTranscript
+			}
+			if p.Key == "cases" {
+				return KindTest
 			}
 			if lorebookKeys[p.Key] {
 				isLore = true

@@ -158,6 +158,10 @@ func loadFolder(lb *Lorebook, dir string) ([]diag.Diagnostic, error) {
 			errs = append(errs, err)
 			continue
 		}
+		if note := notEntries(f, root); note != nil {
+			ds = append(ds, *note)
+			continue
+		}
 		lb.Files = append(lb.Files, f)
 		d := newDecoder(f, data)
 		switch root.Kind {
@@ -214,6 +218,25 @@ func entryFiles(dir, manifest string) ([]string, []diag.Diagnostic, error) {
 	})
 	sort.Slice(files, func(i, j int) bool { return filepath.ToSlash(files[i]) < filepath.ToSlash(files[j]) })
 	return files, notes, err
+}
+
+// notEntries is the note for a file of a folder lorebook that is plainly
+// not entries: a transcript or a test file someone kept inside the book's
+// folder, which read as entries would be a page of schema errors about
+// fields it was never meant to have. It is named and skipped; nil for
+// anything else (a variables file cannot be told from a broken entry).
+func notEntries(p string, root *yaml.Node) *diag.Diagnostic {
+	var msg string
+	switch DetectKind(p, root) {
+	case KindTranscript:
+		msg = "skipped: a transcript, not entries; keep it outside the lorebook's folder and pass it with --transcript"
+	case KindTest:
+		msg = "skipped: a test file of lore test, not entries; keep it outside the lorebook's folder (in tests/ beside it) and run it with lore test"
+	default:
+		return nil
+	}
+	d := diag.New(Pos{File: p}, diag.Info, "load", "%s", msg)
+	return &d
 }
 
 // SpecialFileNote returns the note for a file found in a folder that is not a

@@ -15,7 +15,17 @@ import (
 // {type: text, text} parts); or a SillyTavern .jsonl chat (a header line, then
 // one {name, is_user, is_system, mes} object per line), detected by content.
 func LoadTranscript(path string) (*Transcript, []diag.Diagnostic, error) {
-	data, err := ReadFile(path)
+	data, err := ReadBytes(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return LoadTranscriptBytes(path, data)
+}
+
+// LoadTranscriptBytes is LoadTranscript for data read by other means
+// (standard input), called path in positions and for detection (.jsonl).
+func LoadTranscriptBytes(path string, data []byte) (*Transcript, []diag.Diagnostic, error) {
+	data, err := checkText(path, data)
 	if err != nil {
 		return nil, nil, err
 	}

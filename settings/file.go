@@ -72,11 +72,15 @@ func Find(path string) string {
 	}
 }
 
+// RuleCheck says whether id is a lint rule's id and, when it is not, a hint
+// such as ` (did you mean "recursion-loop"?)` ("" for none).
+type RuleCheck func(id string) (known bool, hint string)
+
 // LoadFile reads a .lore.yaml. Problems in it (unknown keys, bad levels, and
 // rule ids knownRule does not know, when it is given) come back as
 // diagnostics at their line; err is for a file that cannot be read or is not
 // YAML at all.
-func LoadFile(path string, knownRule func(id string) bool) (*File, []diag.Diagnostic, error) {
+func LoadFile(path string, knownRule RuleCheck) (*File, []diag.Diagnostic, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, err
@@ -89,7 +93,7 @@ var fileKeys = map[string]bool{"rules": true, "ignore": true, "tokenizer": true,
 // ParseFile is LoadFile for a file already read. The values are read from
 // yaml.v3's nodes, where each keeps its line, which the messages and the
 // settings' sources name.
-func ParseFile(path string, data []byte, knownRule func(id string) bool) (*File, []diag.Diagnostic, error) {
+func ParseFile(path string, data []byte, knownRule RuleCheck) (*File, []diag.Diagnostic, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
@@ -122,8 +126,10 @@ func ParseFile(path string, data []byte, knownRule func(id string) bool) (*File,
 			}
 			for j := 0; j+1 < len(v.Content); j += 2 {
 				rk, rv := v.Content[j], v.Content[j+1]
-				if knownRule != nil && !knownRule(rk.Value) {
-					bad(rk, "unknown rule %q; `lore rules` lists the rule ids", rk.Value)
+				if knownRule != nil {
+					if known, hint := knownRule(rk.Value); !known {
+						bad(rk, "unknown rule %q%s; `lore rules` lists the rule ids", rk.Value, hint)
+					}
 				}
 				sev, err := diag.ParseSeverity(rv.Value)
 				if err != nil || rv.Kind != yaml.ScalarNode {

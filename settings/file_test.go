@@ -10,7 +10,9 @@ import (
 )
 
 // knownRule stands for lint's rule registry.
-func knownRule(id string) bool { return id == "empty-content" || id == "recursion-loop" }
+func knownRule(id string) (bool, string) {
+	return id == "empty-content" || id == "recursion-loop", ""
+}
 
 func format(ds []diag.Diagnostic) string {
 	var b strings.Builder

@@ -215,6 +215,9 @@ func (r *Resolver) overrides() *overrides {
 				name = tokenize.Default // --tokenizer "": the default, whatever the manifest says
 			}
 			if _, err := tokenize.Get(name); err != nil {
+				if s := diag.Suggest(name, tokenize.Names()); s != "" && s != name {
+					err = fmt.Errorf("%w (did you mean %q?)", err, s)
+				}
 				if src.Kind == Env {
 					o.err = fmt.Errorf("%s: %w", src.Name, err)
 				} else {

@@ -17,10 +17,17 @@ import (
 // then nil: a test file that says something other than what it means must
 // not run.
 func Load(path string) (*File, []diag.Diagnostic, error) {
-	root, _, err := schema.ParseFile(path)
+	doc, err := schema.ReadDoc(path)
 	if err != nil {
 		return nil, nil, err
 	}
+	return LoadDoc(doc)
+}
+
+// LoadDoc is Load for a file read and parsed by other means (standard
+// input); paths in it are relative to doc.Path's folder.
+func LoadDoc(doc *schema.Doc) (*File, []diag.Diagnostic, error) {
+	path, root := doc.Path, doc.Root
 	if root.Kind != yaml.MappingNode {
 		return nil, []diag.Diagnostic{diag.New(Pos{File: path, Line: root.Line, Col: root.Column}, diag.Error, "schema",
 			"a test file is a mapping with lorebook: and cases:, not %s", kindName(root))}, nil

@@ -17,7 +17,7 @@ type textWriter struct{ o WriterOptions }
 
 func (t textWriter) Write(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
-	pr, err := diag.NewPrinter("text", diag.Options{Color: t.o.Color, Source: t.o.Source})
+	pr, err := diag.NewPrinter("text", diag.Options{Color: t.o.Color, Excerpts: t.o.Excerpts, Source: t.o.Source})
 	if err != nil {
 		return err
 	}

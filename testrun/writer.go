@@ -15,8 +15,9 @@ type Writer interface {
 // WriterOptions are what the text writer takes from the command line; the
 // machine formats ignore them.
 type WriterOptions struct {
-	// Color turns on ANSI colour and the source line under each failure.
-	Color bool
+	// Color turns on ANSI colour; Excerpts the source line under each
+	// failure (colour implies them).
+	Color, Excerpts bool
 	// Verbose lists the cases that passed too.
 	Verbose bool
 	// Source returns line n of a file, for the snippet under a failure.
