@@ -1,0 +1,131 @@
+package match
+
+import (
+	"fmt"
+	"sync"
+	"time"
+)
+
+// JavaScript regular expressions backtrack: /(a+)+$/ takes twice as long
+// for each character of "aaaa…!", so one keyword could hang a render (and a
+// CI job) for hours. These bounds hold whatever the book says.
+const (
+	// RegexMatchTime is the longest one match of one JavaScript regular
+	// expression on one text may take (regexp2's MatchTimeout, which it
+	// checks on a 100 ms clock, so a stopped match has run up to about
+	// 0.45 s). An expression that runs past it is stopped, counts as not
+	// matching, and is not run again by this process.
+	RegexMatchTime = 250 * time.Millisecond
+	// RegexRenderTime is the most all the JavaScript regular expressions
+	// of one render (one RegexClock) may take together; once it is spent,
+	// the expressions not run yet count as not matching.
+	RegexRenderTime = 2 * time.Second
+	// MaxKeywordLen is the longest keyword, literal or regular expression,
+	// in bytes. A longer one never matches (a PatternError): keywords are
+	// words and phrases, and the automaton and the regular-expression engine
+	// cost at least what their patterns' lengths do.
+	MaxKeywordLen = 4096
+)
+
+// ErrKeywordTooLong is the PatternError cause of a keyword over
+// MaxKeywordLen.
+var ErrKeywordTooLong = fmt.Errorf("the keyword is over %d bytes long, the limit for a keyword", MaxKeywordLen)
+
+// StopReason says why a regular expression was stopped.
+type StopReason int
+
+const (
+	// StopTimeout: one match ran past RegexMatchTime (or regexp2's
+	// backtracking-stack limit), in this render or an earlier one.
+	StopTimeout StopReason = iota + 1
+	// StopBudget: the render's RegexRenderTime was spent before it ran.
+	StopBudget
+)
+
+// Stopped is a regular-expression keyword a render stopped.
+type Stopped struct {
+	Keyword string // /pattern/flags as compiled
+	Reason  StopReason
+}
+
+// Explain says what happened in words, for a warning.
+func (s Stopped) Explain() string {
+	if s.Reason == StopBudget {
+		return fmt.Sprintf("was not run: the render's regular expressions had taken %s, the limit for one render, so it counts as not matching", RegexRenderTime)
+	}
+	return fmt.Sprintf("was stopped: one match took over %s, the limit for one match of a regular expression (catastrophic backtracking: look for nested quantifiers such as (a+)+), so it counts as not matching", RegexMatchTime)
+}
+
+// hung holds the JavaScript regular expressions (by keyword) whose match ran
+// past the limit anywhere in this process: running them again on the next
+// text or the next render would cost the limit again, every time.
+var hung sync.Map
+
+// A RegexClock times the JavaScript regular expressions of one render and
+// remembers which it stopped. Engines make one per render and pass it to
+// ScannerWithin or OccurrencesWithin; it is safe for concurrent use. A nil
+// clock bounds each match by RegexMatchTime alone.
+type RegexClock struct {
+	mu      sync.Mutex
+	spent   time.Duration
+	stopped []Stopped
+	seen    map[string]bool
+}
+
+// NewRegexClock starts the clock of one render.
+func NewRegexClock() *RegexClock { return &RegexClock{} }
+
+// Stopped lists the keywords stopped in this render, in the order they were.
+func (c *RegexClock) Stopped() []Stopped {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]Stopped(nil), c.stopped...)
+}
+
+func (c *RegexClock) stop(kw string, why StopReason) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.seen == nil {
+		c.seen = map[string]bool{}
+	}
+	if !c.seen[kw] {
+		c.seen[kw] = true
+		c.stopped = append(c.stopped, Stopped{Keyword: kw, Reason: why})
+	}
+}
+
+// run matches x on text within the limits: not at all when x hung before or
+// the render's time is spent, and never longer than RegexMatchTime.
+func (c *RegexClock) run(x *jsRegex, text string, fn func(s, e int)) {
+	kw := x.keyword()
+	if _, ok := hung.Load(kw); ok {
+		c.stop(kw, StopTimeout)
+		return
+	}
+	if c != nil {
+		c.mu.Lock()
+		spent := c.spent
+		c.mu.Unlock()
+		if spent >= RegexRenderTime {
+			c.stop(kw, StopBudget)
+			return
+		}
+	}
+	start := time.Now()
+	err := x.each(text, fn)
+	if c != nil {
+		c.mu.Lock()
+		c.spent += time.Since(start)
+		c.mu.Unlock()
+	}
+	if err != nil { // regexp2's timeout, or its backtracking-stack limit
+		hung.Store(kw, true)
+		c.stop(kw, StopTimeout)
+	}
+}
