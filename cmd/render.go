@@ -117,16 +117,19 @@ func runRender(iox *IO, c *cobra.Command, opts *renderOptions, path string) erro
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	for _, w := range res.Warnings {
-		fmt.Fprintf(iox.Stderr, "lore: warning: %s\n", w)
+	limited := printWarnings(iox, res)
+	switch {
+	case opts.explain != "" && opts.format == "json":
+		err = output.WriteExplanationJSON(iox.Stdout, res, opts.explain)
+	case opts.explain != "":
+		err = output.WriteExplanation(iox.Stdout, res, opts.explain, on)
+	default:
+		err = out.Write(iox.Stdout, res)
 	}
-	if opts.explain != "" {
-		if opts.format == "json" {
-			return output.WriteExplanationJSON(iox.Stdout, res, opts.explain)
-		}
-		return output.WriteExplanation(iox.Stdout, res, opts.explain, on)
+	if err != nil {
+		return err
 	}
-	return out.Write(iox.Stdout, res)
+	return limitsErr(limited)
 }
 
 func hasEntry(book *schema.Lorebook, id string) bool {

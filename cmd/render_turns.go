@@ -170,8 +170,23 @@ func renderRuns(iox *IO, ch *chat, o *renderModes, format string, color bool) er
 	return output.WriteRuns(iox.Stdout, format, output.CountRuns(ids, results, first), color)
 }
 
-func printWarnings(iox *IO, r *render.Result) {
+// printWarnings prints a render's warnings, then the bounds it ran into
+// (Result.Limits), and says whether there were any of those: the command
+// then exits 1, since its output is not what the engine would send.
+func printWarnings(iox *IO, r *render.Result) (limited bool) {
 	for _, w := range r.Warnings {
 		fmt.Fprintf(iox.Stderr, "lore: warning: %s\n", w)
 	}
+	for _, l := range r.Limits {
+		fmt.Fprintf(iox.Stderr, "lore: error: %s\n", l)
+	}
+	return len(r.Limits) > 0
+}
+
+// limitsErr is the exit of a command whose render ran into a bound.
+func limitsErr(limited bool) error {
+	if limited {
+		return exitCode(ExitFindings)
+	}
+	return nil
 }

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -73,12 +72,11 @@ func runTokens(cmd *cobra.Command, iox *IO, opts *tokensOptions, path string) er
 		if err != nil {
 			return usageErr("%v", err)
 		}
-		for _, w := range res.Warnings {
-			fmt.Fprintf(iox.Stderr, "lore: warning: %s\n", w)
-		}
+		limited := printWarnings(iox, res)
 		if err := writeTokens(iox.Stdout, opts.format, res.Report, func(w io.Writer) error { return output.WriteReport(w, res.Report, on) }); err != nil {
 			return err
 		}
+		return limitsErr(limited)
 	}
 	return nil
 }

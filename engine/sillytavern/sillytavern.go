@@ -212,6 +212,7 @@ func (eng *Engine) prepare(in *render.Input) (*book, error) {
 		n := len(b.warnings)
 		b.warnings = append(b.warnings[:2:2], fmt.Sprintf("and %d more entries have conditions on variables, ignored", n-2))
 	}
+	b.warnings = append(b.warnings, render.LongKeywords(in.Book)...)
 	b.note = cardExtras(in.Book, b.card)
 	b.greeting, b.greetText = greetingOf(in.Book)
 	b.card["persona"] = personaText(in.Book, b.transcript)
@@ -441,6 +442,7 @@ func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn
 	sc.timed.record(active)
 	res, sl := b.place(sc, msgs, m)
 	res.Warnings = append(res.Warnings, b.warnings...)
+	res.Limits = append(res.Limits, sc.stoppedKeys()...)
 	for _, k := range []struct {
 		kind string
 		es   *effects

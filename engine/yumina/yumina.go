@@ -82,7 +82,7 @@ func run(in *render.Input) (*rendered, error) {
 		}
 	}
 	res := &render.Result{Engine: Name, Book: in.Book, Breakpoint: -1,
-		Warnings: append(warnings, loreOnly(in)...)}
+		Warnings: append(append(warnings, loreOnly(in)...), render.LongKeywords(in.Book)...), Limits: a.stoppedKeys()}
 	res.Messages = asm.assemble()
 	for i, m := range res.Messages {
 		if m.Step < render.StepBreakpoint {

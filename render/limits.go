@@ -1,0 +1,37 @@
+package render
+
+import (
+	"fmt"
+
+	"github.com/lorekit/lore/match"
+	"github.com/lorekit/lore/schema"
+)
+
+// StoppedRegex phrases, for Result.Limits, a regular-expression keyword of
+// entry e that the render's clock stopped.
+func StoppedRegex(e *schema.Entry, s match.Stopped) string {
+	return fmt.Sprintf("%s: entry %q: keyword %s %s", e.Pos, e.ID, match.Shorten(s.Keyword, 80), s.Explain())
+}
+
+// LongKeywords phrases, for Result.Warnings, every keyword of the book over
+// match.MaxKeywordLen: it never matches.
+func LongKeywords(book *schema.Lorebook) []string {
+	if book == nil {
+		return nil
+	}
+	var out []string
+	for _, e := range book.Entries {
+		if e == nil {
+			continue
+		}
+		for _, kws := range [][]schema.Keyword{e.Keywords, e.SecondaryKeywords} {
+			for _, k := range kws {
+				if len(k.Text) > match.MaxKeywordLen {
+					out = append(out, fmt.Sprintf("%s: entry %q: keyword %q is %d bytes long, over the limit of %d: it never matches",
+						k.Pos, e.ID, match.Shorten(k.Text, 40), len(k.Text), match.MaxKeywordLen))
+				}
+			}
+		}
+	}
+	return out
+}
