@@ -129,3 +129,93 @@ func (c *RegexClock) run(x *jsRegex, text string, fn func(s, e int)) {
 		c.stop(kw, StopTimeout)
 	}
 }
+
+// NestedQuantifier returns the first group of a JavaScript /pattern/flags
+// keyword that repeats without bound something that itself repeats without
+// bound, as (a+)+ or (\w+\s?)*{1,} — the shape of catastrophic
+// backtracking — with its quantifier; "" when there is none (or kw is not a
+// JavaScript regular expression). It reads the pattern's characters,
+// classes and escapes, not its meaning, so (a|a)+ passes.
+func NestedQuantifier(kw string) string {
+	p, _, ok := splitJSRegex(kw)
+	if !ok {
+		return ""
+	}
+	type group struct {
+		start     int
+		unbounded bool // something inside repeats without bound
+	}
+	stack := []group{{start: -1}}
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\':
+			i++
+		case inClass:
+			inClass = c != ']'
+		case c == '[':
+			inClass = true
+		case c == '(':
+			stack = append(stack, group{start: i})
+		case c == ')' && len(stack) > 1:
+			g := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			n, unbounded := quantifierAt(p, i+1)
+			if g.unbounded && unbounded {
+				return p[g.start : i+1+n]
+			}
+			top := &stack[len(stack)-1]
+			top.unbounded = top.unbounded || g.unbounded || unbounded
+			i += n
+		default:
+			if n, unbounded := quantifierAt(p, i); n > 0 {
+				top := &stack[len(stack)-1]
+				top.unbounded = top.unbounded || unbounded
+				i += n - 1
+			}
+		}
+	}
+	return ""
+}
+
+// quantifierAt is the length of the quantifier at p[i:] (0 for none) and
+// whether it is unbounded: *, +, {n,}, each perhaps lazy (?).
+func quantifierAt(p string, i int) (int, bool) {
+	if i >= len(p) {
+		return 0, false
+	}
+	n, unbounded := 0, false
+	switch p[i] {
+	case '*', '+':
+		n, unbounded = 1, true
+	case '?':
+		n = 1
+	case '{':
+		j := i + 1
+		for j < len(p) && '0' <= p[j] && p[j] <= '9' {
+			j++
+		}
+		if j == i+1 || j >= len(p) {
+			return 0, false
+		}
+		if p[j] == ',' {
+			k := j + 1
+			for k < len(p) && '0' <= p[k] && p[k] <= '9' {
+				k++
+			}
+			unbounded = k == j+1
+			j = k
+		}
+		if j >= len(p) || p[j] != '}' {
+			return 0, false
+		}
+		n = j + 1 - i
+	default:
+		return 0, false
+	}
+	if i+n < len(p) && p[i+n] == '?' {
+		n++
+	}
+	return n, unbounded
+}

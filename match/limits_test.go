@@ -103,3 +103,27 @@ func TestAutomatonBuildLinear(t *testing.T) {
 		t.Errorf("%d hits of the long keyword, want 3", len(got))
 	}
 }
+
+func TestNestedQuantifier(t *testing.T) {
+	tests := []struct{ kw, want string }{
+		{"/(a+)+$/", "(a+)+"},
+		{"/^(\\w+\\s?)*$/i", "(\\w+\\s?)*"},
+		{"/(?:x*y)+z/", "(?:x*y)+"},
+		{"/((ab)+c)+/", "((ab)+c)+"},
+		{"/(a{2,})+/", "(a{2,})+"},
+		{"/(a+){3,}?b/", "(a+){3,}?"},
+		{"/\\bknights?\\b/i", ""},
+		{"/(a+)b/", ""},
+		{"/(ab)+/", ""},
+		{"/(a+){2}/", ""},
+		{"/[(a+)]+/", ""},
+		{"/\\(a+\\)+/", ""},
+		{"/a{2,3}/", ""},
+		{"plain (a+)+", ""},
+	}
+	for _, tt := range tests {
+		if got := NestedQuantifier(tt.kw); got != tt.want {
+			t.Errorf("NestedQuantifier(%q) = %q, want %q", tt.kw, got, tt.want)
+		}
+	}
+}
