@@ -64,8 +64,12 @@ func runTokens(cmd *cobra.Command, iox *IO, opts *tokensOptions, path string) er
 
 	if sizer, ok := ch.eng.(render.Sizer); ok && opts.transcript == "" {
 		sz := sizer.SizeUp(ch.in)
+		limited := printWarnings(iox, &render.Result{Limits: sz.Limits})
 		if err := writeTokens(iox.Stdout, opts.format, sz.Report, func(w io.Writer) error { return output.WriteSizing(w, sz, on) }); err != nil {
 			return err
+		}
+		if limited {
+			return limitsErr(limited)
 		}
 	} else {
 		res, err := ch.eng.Render(ch.in)

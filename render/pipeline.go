@@ -30,7 +30,14 @@ type Input struct {
 	// settings file given on the command line. Engines without settings of
 	// their own ignore it.
 	EngineSettings map[string]any
+
+	// macros is the render's macro budget, set by Prepare.
+	macros *MacroBudget
 }
+
+// MacroBudget is the render's budget for macro expansion (Prepare makes a
+// fresh one for every render); nil before Prepare.
+func (in *Input) MacroBudget() *MacroBudget { return in.macros }
 
 // Trigger says what brought an entry in.
 type Trigger struct {
@@ -102,5 +109,6 @@ func Prepare(in *Input) (*Input, error) {
 		}
 		local.Counter = c
 	}
+	local.macros = NewMacroBudget(&local)
 	return &local, nil
 }

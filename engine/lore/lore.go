@@ -95,6 +95,9 @@ func renderWith(in *render.Input, kw *keywordIndex) (*render.Result, error) {
 	idx := indexActivation(act)
 	res.Activated = activatedOut(kept, idx)
 	res.Explain = explain(in, act, idx, pieces, kept, res.Activated, report)
+	if l := in.MacroBudget().Limit(in.Book); l != "" {
+		res.Limits = append(res.Limits, l)
+	}
 	return res, nil
 }
 

@@ -384,7 +384,9 @@ func (b *book) chat(prefix []schema.Message) []chatMessage {
 	// first message, macros replaced); a transcript that opens with the
 	// character's message already holds it.
 	if b.greeting != "" && (len(out) == 0 || out[0].user) {
-		g := chatMessage{index: -1, name: b.char, text: newMacros(b.user, b.char, b.card).expand(b.greetText)}
+		gm := newMacros(b.user, b.char, b.card)
+		gm.budget = render.NewMacroBudget(b.in)
+		g := chatMessage{index: -1, name: b.char, text: gm.expand(b.greetText)}
 		out = append([]chatMessage{g}, out...)
 	}
 	switch b.s.GenerationType {
@@ -405,6 +407,7 @@ func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn
 	drawn := r.draws
 	msgs := b.chat(prefix)
 	m := newMacros(b.user, b.char, b.card)
+	m.budget = render.NewMacroBudget(b.in)
 	m.setChat(msgs)
 	scanned := make([]string, len(msgs))
 	index := make([]int, len(msgs))
@@ -443,6 +446,9 @@ func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn
 	res, sl := b.place(sc, msgs, m)
 	res.Warnings = append(res.Warnings, b.warnings...)
 	res.Limits = append(res.Limits, sc.stoppedKeys()...)
+	if l := m.budget.Limit(b.in.Book); l != "" {
+		res.Limits = append(res.Limits, l)
+	}
 	for _, k := range []struct {
 		kind string
 		es   *effects
