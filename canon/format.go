@@ -10,7 +10,6 @@ package canon
 
 import (
 	"bytes"
-	"os"
 	"sort"
 	"strings"
 
@@ -84,7 +83,7 @@ func FormatFile(path string, role SourceRole) (orig, out []byte, err error) {
 // the formatter's from then on: formatting JSON reorders it.
 func FormatDoc(doc *schema.Doc, role SourceRole) (orig, out []byte, err error) {
 	path, root, data := doc.Path, doc.Root, doc.Data
-	raw, err := os.ReadFile(path)
+	raw, err := schema.ReadBytes(path)
 	if err != nil {
 		return nil, nil, &schema.ParseError{Pos: diag.Pos{File: path}, Msg: err.Error()}
 	}

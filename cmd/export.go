@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -112,13 +111,17 @@ func exportAssets(path string, lb *schema.Lorebook, opts *exportOptions) ([]form
 	}
 	var out []formats.Asset
 	if lb.Format == formats.FormatCharX {
-		data, err := os.ReadFile(path)
+		data, err := schema.ReadBytes(path)
 		if err != nil {
 			return nil, usageErr("%v", err)
 		}
 		if out, err = formats.CharXAssets(data); err != nil {
 			return nil, usageErr("%s: %v", path, err)
 		}
+	}
+	total := 0
+	for _, a := range out {
+		total += len(a.Data)
 	}
 	for _, a := range opts.assets {
 		typ, file, ok := strings.Cut(a, "=")
@@ -128,12 +131,15 @@ func exportAssets(path string, lb *schema.Lorebook, opts *exportOptions) ([]form
 		if typ == "" || strings.ContainsAny(typ, "/\\.: ") {
 			return nil, usageErr("--asset %s: the type must be one word (icon, background, emotion…)", a)
 		}
-		if st, err := os.Stat(file); err == nil && st.Size() > schema.MaxFileSize {
-			return nil, usageErr("--asset %s: over the %d-byte limit", a, schema.MaxFileSize)
-		}
-		data, err := os.ReadFile(file)
+		// An asset is checked as a lorebook is: a regular file (never
+		// /dev/zero or a pipe), at most schema.MaxFileSize, and all of them
+		// together at most what a .charx may hold.
+		data, err := schema.ReadBytes(file)
 		if err != nil {
 			return nil, usageErr("--asset %s: %v", a, err)
+		}
+		if total += len(data); total > formats.MaxCharXTotal {
+			return nil, usageErr("--asset %s: the assets add up to over %d MiB, the most a .charx holds", a, formats.MaxCharXTotal>>20)
 		}
 		out = append(out, formats.Asset{Path: formats.AssetPath(typ, filepath.Base(file)), Data: data})
 	}

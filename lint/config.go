@@ -73,7 +73,7 @@ func FindConfig(path string) string {
 // bad levels) come back as diagnostics with their line; err is for a file that
 // cannot be read or is not YAML at all.
 func LoadConfig(path string) (*Config, []diag.Diagnostic, error) {
-	data, err := os.ReadFile(path)
+	data, err := schema.ReadBytes(path)
 	if err != nil {
 		return nil, nil, err
 	}
