@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 	"gopkg.in/yaml.v3"
 
+	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/output"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
@@ -175,10 +176,10 @@ func renderRuns(iox *IO, ch *chat, o *renderModes, format string, color bool) er
 // then exits 1, since its output is not what the engine would send.
 func printWarnings(iox *IO, r *render.Result) (limited bool) {
 	for _, w := range r.Warnings {
-		fmt.Fprintf(iox.Stderr, "lore: warning: %s\n", w)
+		fmt.Fprintf(iox.Stderr, "lore: warning: %s\n", diag.Printable(w))
 	}
 	for _, l := range r.Limits {
-		fmt.Fprintf(iox.Stderr, "lore: error: %s\n", l)
+		fmt.Fprintf(iox.Stderr, "lore: error: %s\n", diag.Printable(l))
 	}
 	return len(r.Limits) > 0
 }

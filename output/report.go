@@ -92,7 +92,7 @@ func WriteReport(out io.Writer, r *render.Report, color bool) error {
 			case "left out":
 				st = red(st)
 			}
-			fmt.Fprintf(w, "  %-24s %-16s %7d  %s\n", e.Key, e.Section, e.Tokens, st)
+			fmt.Fprintf(w, "  %-24s %-16s %7d  %s\n", line(e.Key), line(e.Section), e.Tokens, st)
 		}
 	}
 	return ew.err
@@ -233,7 +233,7 @@ func WriteSizing(out io.Writer, s *render.Sizing, color bool) error {
 			over++
 			note = paint("1;31", "over the whole cards share: it can never be included")
 		}
-		fmt.Fprintf(w, "  %-24s %7d  %s  %s\n", c.Entry.ID, c.Tokens, bar(c.Tokens, s.CardsShare, 20, color), note)
+		fmt.Fprintf(w, "  %-24s %7d  %s  %s\n", line(c.Entry.ID), c.Tokens, bar(c.Tokens, s.CardsShare, 20, color), note)
 	}
 	if over > 0 {
 		fmt.Fprintf(w, "%d of %d cards exceed the cards share\n", over, len(cards))

@@ -53,10 +53,10 @@ func WriteTurns(w io.Writer, format string, lengths []int, rs []*render.Result, 
 			b.WriteString(p.paint("2", "  nothing activated") + "\n")
 		}
 		for _, a := range r.Activated {
-			b.WriteString("  " + p.paint("1", a.ID) + " · " + place(a) + p.paint("2", " — "+describeTrigger(a)) + "\n")
+			b.WriteString("  " + p.paint("1", line(a.ID)) + " · " + line(place(a)) + p.paint("2", " — "+describeTrigger(a)) + "\n")
 		}
 		for _, e := range r.Effects {
-			b.WriteString(p.paint("33", fmt.Sprintf("  %s: %s until the chat has %d messages", e.Kind, e.ID, e.End)) + "\n")
+			b.WriteString(p.paint("33", fmt.Sprintf("  %s: %s until the chat has %d messages", e.Kind, line(e.ID), e.End)) + "\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())
