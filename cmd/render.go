@@ -39,6 +39,7 @@ Formats:
              cache_control on the last block before the cache breakpoint
   html       one self-contained page: the prompt by step, the trace of every
              entry (and why the others are out) and a token chart of the budget
+  jsonl      with --turns: one JSON object per generation, printed as it is done
 
 Without --transcript the chat is empty: the prompt holds what is always sent.
 --explain ID prints, for one entry, why it is or is not in the prompt: which
@@ -80,7 +81,7 @@ func runRender(iox *IO, c *cobra.Command, opts *renderOptions, path string) erro
 		return err
 	}
 	out, err := output.NewOutput(opts.format, output.OutputOptions{Color: on, Report: opts.report})
-	if err != nil {
+	if err != nil && !(opts.format == "jsonl" && (opts.modes.turns || opts.modes.turnsAt != "")) { // JSON Lines: --turns only
 		return usageErr("--format: %v", err)
 	}
 	if err := opts.modes.check(opts.explain, opts.format); err != nil {

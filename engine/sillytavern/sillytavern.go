@@ -110,14 +110,20 @@ func (eng *Engine) RenderTurns(in *render.Input, lengths []int) ([]*render.Resul
 	return eng.renderTurns(in, lengths)
 }
 
+// StreamTurns is RenderTurns handing over each generation as it is done:
+// only the timed effects and the random stream go on to the next.
+func (eng *Engine) StreamTurns(in *render.Input, lengths []int, each func(i int, r *render.Result) error) error {
+	return eng.runTurns(in, lengths, func(i int, t turn) error { return each(i, t.res) })
+}
+
 func (eng *Engine) renderTurns(in *render.Input, lengths []int) ([]*render.Result, error) {
-	ts, err := eng.runTurns(in, lengths)
+	out := make([]*render.Result, 0, len(lengths))
+	err := eng.runTurns(in, lengths, func(_ int, t turn) error {
+		out = append(out, t.res)
+		return nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	out := make([]*render.Result, len(ts))
-	for i, t := range ts {
-		out[i] = t.res
 	}
 	return out, nil
 }
@@ -132,21 +138,24 @@ type turn struct {
 	timed *timedState // the timed effects it left
 }
 
-func (eng *Engine) runTurns(in *render.Input, lengths []int) ([]turn, error) {
+// runTurns generates at each chat length in order, handing each
+// generation to each and keeping none.
+func (eng *Engine) runTurns(in *render.Input, lengths []int, each func(i int, t turn) error) error {
 	b, err := eng.prepare(in)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	state := &timedState{}
 	r := newRNG(b.seed)
-	out := make([]turn, 0, len(lengths))
-	for _, l := range lengths {
+	for i, l := range lengths {
 		if l < 0 || l > len(b.transcript.Messages) {
-			return nil, fmt.Errorf("turn at chat length %d: the transcript has %d messages", l, len(b.transcript.Messages))
+			return fmt.Errorf("turn at chat length %d: the transcript has %d messages", l, len(b.transcript.Messages))
 		}
-		out = append(out, b.generate(b.transcript.Messages[:l], state, r))
+		if err := each(i, b.generate(b.transcript.Messages[:l], state, r)); err != nil {
+			return err
+		}
 	}
-	return out, nil
+	return nil
 }
 
 // book is what every generation of one render shares.
