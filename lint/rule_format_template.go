@@ -77,6 +77,11 @@ type formatCheck struct {
 	e     *schema.Entry
 	lines []int // line start offsets of the content
 	base  int   // offset of the block being checked
+	// valueLines are the line starts of the scalar valueOf, made once per
+	// scalar: finding each warning's line by counting from the start made
+	// thousands of warnings in one value quadratic.
+	valueOf    *yaml.Node
+	valueLines []int
 }
 
 var (
@@ -407,11 +412,11 @@ func (f *formatCheck) text(n *yaml.Node) {
 // Literal and folded block scalars keep one source line per value line, indented;
 // quoted and plain scalars start at the node's column (after the quote).
 func (f *formatCheck) valueOffset(n *yaml.Node, at int) int {
-	line := strings.Count(n.Value[:at], "\n")
-	col := at
-	if i := strings.LastIndexByte(n.Value[:at], '\n'); i >= 0 {
-		col = at - i - 1
+	if f.valueOf != n {
+		f.valueOf, f.valueLines = n, lineStarts(n.Value)
 	}
+	line := sort.SearchInts(f.valueLines, at+1) - 1
+	col := at - f.valueLines[line]
 	switch n.Style {
 	case yaml.LiteralStyle, yaml.FoldedStyle:
 		start := f.lineOffset(n.Line+1+line, 1)
