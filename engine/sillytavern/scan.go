@@ -166,7 +166,7 @@ func (sc *scan) run() {
 			t := strings.Join(parts, "\n")
 			sc.buf.recurse = append(sc.buf.recurse, t)
 			fresh = sc.found.addRecurse(sc.keys.ix, t, forRecursion, parts)
-			sc.text.prepend(t + "\n")
+			sc.text.prepend(t+"\n", sc.counter)
 		}
 	}
 }
