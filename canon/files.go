@@ -72,6 +72,9 @@ func WriteFile(path string, data []byte) error {
 		target = real
 	}
 	if err := Writable(target); err != nil {
+		if we, ok := err.(*WriteError); ok {
+			we.Path = path // the name the user gave, not the link's target
+		}
 		return err
 	}
 	mode := fs.FileMode(0o644)

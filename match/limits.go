@@ -25,7 +25,21 @@ const (
 	// words and phrases, and the automaton and the regular-expression engine
 	// cost at least what their patterns' lengths do.
 	MaxKeywordLen = 4096
+	// MaxKeywordTotal is the most text, in bytes after folding, that the
+	// distinct literal keywords of one matcher may hold. The automaton
+	// holds a row of transitions per character of them, some hundred bytes
+	// each: a megabyte of keywords is some hundreds of megabytes of
+	// automaton (a book of 20,000 entries has 0.6 MB). Keywords past it
+	// never match (a PatternError).
+	MaxKeywordTotal = 2 << 20
 )
+
+// keywordTotal is MaxKeywordTotal, lowered by tests.
+var keywordTotal = MaxKeywordTotal
+
+// ErrKeywordsTooLarge is the PatternError cause of a literal keyword that
+// would take the matcher's keywords past MaxKeywordTotal.
+var ErrKeywordsTooLarge = fmt.Errorf("the lorebook's distinct keywords add up to over %d MiB, the limit for all keywords together", MaxKeywordTotal>>20)
 
 // ErrKeywordTooLong is the PatternError cause of a keyword over
 // MaxKeywordLen.

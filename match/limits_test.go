@@ -89,6 +89,20 @@ func TestKeywordLengthLimit(t *testing.T) {
 	}
 }
 
+// Literal keywords past MaxKeywordTotal (lowered here) never match and are
+// reported; a keyword already in, written again, still matches.
+func TestKeywordTotalLimit(t *testing.T) {
+	defer func(n int) { keywordTotal = n }(keywordTotal)
+	keywordTotal = 10
+	m, errs := CompileWith([]Pattern{{Text: "dragon"}, {Text: "tavern"}, {Text: "DRAGON"}}, Options{})
+	if len(errs) != 1 || !errors.Is(errs[0], ErrKeywordsTooLarge) || errs[0].(*PatternError).Index != 1 {
+		t.Fatalf("errors %v", errs)
+	}
+	if got := m.Find("dragon tavern"); len(got) != 2 || got[0].Pattern != 0 || got[1].Pattern != 2 {
+		t.Errorf("hits %v", got)
+	}
+}
+
 // The automaton is built in time linear in the keywords' length: a
 // keyword like "aaaa…" among keywords of many letters took 10 s at 4,000
 // characters when each state followed its failure links for every letter.

@@ -119,6 +119,7 @@ func CompileWith(ps []Pattern, o Options) (*Matcher, []error) {
 	literal := make(map[string]int, len(ps)) // normalised text → group
 	regexIdx := map[string]int{}
 	lits := make([][]byte, 0, len(ps))
+	litBytes := 0
 	m.groups = make([]Group, 0, len(ps))
 	for i, p := range ps {
 		if p.Text == "" || !o.Blank && strings.TrimSpace(p.Text) == "" {
@@ -149,7 +150,12 @@ func CompileWith(ps []Pattern, o Options) (*Matcher, []error) {
 		}
 		m.maxRunes = max(m.maxRunes, utf8.RuneCount(nb))
 		g, ok := literal[string(nb)] // a lookup does not copy nb
+		if !ok && litBytes+len(nb) > keywordTotal {
+			errs = append(errs, &PatternError{Index: i, Text: p.Text, Err: ErrKeywordsTooLarge})
+			continue
+		}
 		if !ok {
+			litBytes += len(nb)
 			g = len(m.groups)
 			n := string(nb)
 			literal[n] = g

@@ -14,18 +14,27 @@ func StoppedRegex(e *schema.Entry, s match.Stopped) string {
 }
 
 // LongKeywords phrases, for Result.Warnings, every keyword of the book over
-// match.MaxKeywordLen: it never matches.
+// match.MaxKeywordLen, and the keyword at which the book's distinct keywords
+// pass match.MaxKeywordTotal: they never match.
 func LongKeywords(book *schema.Lorebook) []string {
 	if book == nil {
 		return nil
 	}
 	var out []string
+	seen, total := map[string]bool{}, 0
 	for _, e := range book.Entries {
 		if e == nil {
 			continue
 		}
 		for _, kws := range [][]schema.Keyword{e.Keywords, e.SecondaryKeywords} {
 			for _, k := range kws {
+				if !seen[k.Text] && len(k.Text) <= match.MaxKeywordLen {
+					seen[k.Text] = true
+					if total += len(k.Text); total > match.MaxKeywordTotal && total-len(k.Text) <= match.MaxKeywordTotal {
+						out = append(out, fmt.Sprintf("%s: entry %q: the lorebook's distinct keywords add up to over %d MiB here, the limit for all keywords together: this one and those after it never match",
+							k.Pos, e.ID, match.MaxKeywordTotal>>20))
+					}
+				}
 				if len(k.Text) > match.MaxKeywordLen {
 					out = append(out, fmt.Sprintf("%s: entry %q: keyword %q is %d bytes long, over the limit of %d: it never matches",
 						k.Pos, e.ID, match.Shorten(k.Text, 40), len(k.Text), match.MaxKeywordLen))
