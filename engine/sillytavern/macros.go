@@ -101,22 +101,7 @@ func (m *macros) replace(s, pat, value, orig string) string {
 	if m.budget == nil || len(value) <= len(pat) {
 		return replaceFold(s, pat, value)
 	}
-	i := indexFold(s, pat)
-	if i < 0 {
-		return s
-	}
-	var b strings.Builder
-	for i >= 0 {
-		if !m.budget.Take(len(value)-len(pat), pat, orig) {
-			break
-		}
-		b.WriteString(s[:i])
-		b.WriteString(value)
-		s = s[i+len(pat):]
-		i = indexFold(s, pat)
-	}
-	b.WriteString(s)
-	return b.String()
+	return replaceFoldWhile(s, pat, value, func() bool { return m.budget.Take(len(value)-len(pat), pat, orig) })
 }
 
 // indexFold is strings.Index with ASCII letters compared without case (a
@@ -150,13 +135,20 @@ func equalFoldASCII(a, b string) bool {
 }
 
 // replaceFold replaces every occurrence of pat, ASCII case ignored.
-func replaceFold(s, pat, value string) string {
+func replaceFold(s, pat, value string) string { return replaceFoldWhile(s, pat, value, nil) }
+
+// replaceFoldWhile is replaceFold that stops replacing when ok (if not
+// nil) says no.
+func replaceFoldWhile(s, pat, value string, ok func() bool) string {
 	i := indexFold(s, pat)
 	if i < 0 {
 		return s
 	}
 	var b strings.Builder
 	for i >= 0 {
+		if ok != nil && !ok() {
+			break
+		}
 		b.WriteString(s[:i])
 		b.WriteString(value)
 		s = s[i+len(pat):]
