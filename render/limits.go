@@ -21,14 +21,29 @@ func LongKeywords(book *schema.Lorebook) []string {
 		return nil
 	}
 	var out []string
-	seen, total := map[string]bool{}, 0
+	all := 0 // every keyword's bytes: the distinct ones are counted only when these pass the limit
+	for _, e := range book.Entries {
+		if e != nil {
+			for _, k := range e.Keywords {
+				all += len(k.Text)
+			}
+			for _, k := range e.SecondaryKeywords {
+				all += len(k.Text)
+			}
+		}
+	}
+	var seen map[string]bool
+	if all > match.MaxKeywordTotal {
+		seen = map[string]bool{}
+	}
+	total := 0
 	for _, e := range book.Entries {
 		if e == nil {
 			continue
 		}
 		for _, kws := range [][]schema.Keyword{e.Keywords, e.SecondaryKeywords} {
 			for _, k := range kws {
-				if !seen[k.Text] && len(k.Text) <= match.MaxKeywordLen {
+				if seen != nil && !seen[k.Text] && len(k.Text) <= match.MaxKeywordLen {
 					seen[k.Text] = true
 					if total += len(k.Text); total > match.MaxKeywordTotal && total-len(k.Text) <= match.MaxKeywordTotal {
 						out = append(out, fmt.Sprintf("%s: entry %q: the lorebook's distinct keywords add up to over %d MiB here, the limit for all keywords together: this one and those after it never match",
