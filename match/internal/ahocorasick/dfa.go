@@ -154,7 +154,11 @@ func buildDFA(nfa *OptimizedNFA, patterns [][]byte, matchKind MatchKind) *DFA {
 	// so already filled). Following the failure links for every state and
 	// class, as v0.3.1 did, costs the pattern length per state
 	// on a pattern like "aaaa…": quadratic.
-	for _, si := range nfa.breadthFirst() {
+	for k := -1; k < len(nfa.order); k++ {
+		si := nfa.startState
+		if k >= 0 {
+			si = nfa.order[k]
+		}
 		rowOffset := int(si) << stride2
 		failRow := int(nfa.states[si].fail) << stride2
 		for class := range alphabetLen {

@@ -23,6 +23,9 @@ type OptimizedNFA struct {
 
 	// patternCount is the number of patterns.
 	patternCount int
+
+	// order is every state but the start in breadth-first order (lore).
+	order []StateID
 }
 
 // optState represents an optimized state.
@@ -127,10 +130,10 @@ func (nfa *OptimizedNFA) buildFailureLinks() {
 		}
 	}
 
-	// Process remaining states in BFS order
-	for len(queue) > 0 {
-		state := queue[0]
-		queue = queue[1:]
+	// Process remaining states in BFS order (lore: by index, so that queue
+	// ends as the breadth-first order buildDFA fills rows in)
+	for qi := 0; qi < len(queue); qi++ {
+		state := queue[qi]
 
 		// For each outgoing transition
 		for class := 0; class < nfa.alphabetLen; class++ {
@@ -155,6 +158,7 @@ func (nfa *OptimizedNFA) buildFailureLinks() {
 			}
 		}
 	}
+	nfa.order = queue
 }
 
 // propagateMatches propagates match lists along failure links.
@@ -212,19 +216,3 @@ func (nfa *OptimizedNFA) precomputeRootTransitions() {
 // Note: nextState, isMatch, getMatches, stateCount methods removed.
 // Search is now performed via the compiled DFA (see dfa.go, automaton.go).
 // The NFA serves only as an intermediate representation for DFA construction.
-
-// breadthFirst lists every state reachable from the start state, the start
-// state first, each after the states closer to the start (lore's addition,
-// for buildDFA).
-func (nfa *OptimizedNFA) breadthFirst() []StateID {
-	order := make([]StateID, 0, len(nfa.states))
-	order = append(order, nfa.startState)
-	for i := 0; i < len(order); i++ {
-		for _, child := range nfa.states[order[i]].trans {
-			if child != 0 {
-				order = append(order, child)
-			}
-		}
-	}
-	return order
-}
