@@ -3,7 +3,6 @@ module github.com/lorekit/lore
 go 1.26.8
 
 require (
-	github.com/coregx/ahocorasick v0.3.1
 	github.com/dlclark/regexp2/v2 v2.5.1
 	github.com/fatih/color v1.19.0
 	github.com/google/go-cmp v0.7.0

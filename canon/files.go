@@ -43,7 +43,9 @@ func writeErr(target string, err error) error {
 var ErrReadOnly = errors.New("the file is read-only")
 
 // Writable says whether WriteFile may replace path: it is a missing file, or
-// an existing one with its owner's write permission. It follows symbolic links.
+// an existing regular one with its owner's write permission. It follows
+// symbolic links. A device, a named pipe or a socket is refused: the rename
+// would replace /dev/null (as root) or a FIFO with a regular file.
 func Writable(path string) error {
 	st, err := os.Stat(path)
 	switch {
@@ -53,6 +55,8 @@ func Writable(path string) error {
 		return writeErr(path, err)
 	case st.IsDir():
 		return &WriteError{Path: path, Err: errors.New("it is a folder")}
+	case !st.Mode().IsRegular():
+		return &WriteError{Path: path, Err: fmt.Errorf("it is %s, not a regular file: lore writes only regular files (leave out -o to write to standard output)", schema.SpecialFileKind(st.Mode()))}
 	case st.Mode().Perm()&0o200 == 0:
 		return &WriteError{Path: path, Err: ErrReadOnly}
 	}
@@ -69,6 +73,9 @@ func WriteFile(path string, data []byte) error {
 		target = real
 	}
 	if err := Writable(target); err != nil {
+		if we, ok := err.(*WriteError); ok {
+			we.Path = path // the name the user gave, not the link's target
+		}
 		return err
 	}
 	mode := fs.FileMode(0o644)

@@ -10,7 +10,6 @@ package canon
 
 import (
 	"bytes"
-	"os"
 	"sort"
 	"strings"
 
@@ -88,7 +87,7 @@ func FormatFile(path string, role SourceRole) (orig, out []byte, err error) {
 // reads each file once to check it, then formats that tree). The tree is
 // the formatter's from then on: formatting JSON reorders it.
 func FormatDoc(doc *schema.Doc, role SourceRole) (orig, out []byte, err error) {
-	raw, err := os.ReadFile(doc.Path)
+	raw, err := schema.ReadBytes(doc.Path)
 	if err != nil {
 		return nil, nil, &schema.ParseError{Pos: diag.Pos{File: doc.Path}, Msg: err.Error()}
 	}

@@ -157,6 +157,10 @@ func exportAssets(iox *IO, path string, lb *schema.Lorebook, opts *exportOptions
 			return nil, usageErr("%s: %v", path, err)
 		}
 	}
+	total := 0
+	for _, a := range out {
+		total += len(a.Data)
+	}
 	for _, a := range opts.assets {
 		typ, file, ok := strings.Cut(a, "=")
 		if !ok {
@@ -165,12 +169,15 @@ func exportAssets(iox *IO, path string, lb *schema.Lorebook, opts *exportOptions
 		if typ == "" || strings.ContainsAny(typ, "/\\.: ") {
 			return nil, usageErr("--asset %s: the type must be one word (icon, background, emotion…)", a)
 		}
-		if st, err := os.Stat(file); err == nil && st.Size() > schema.MaxFileSize {
-			return nil, usageErr("--asset %s: over the %d-byte limit", a, schema.MaxFileSize)
-		}
-		data, err := os.ReadFile(file)
+		// An asset is checked as a lorebook is: a regular file (never
+		// /dev/zero or a pipe), at most schema.MaxFileSize, and all of them
+		// together at most what a .charx may hold.
+		data, err := schema.ReadBytes(file)
 		if err != nil {
 			return nil, usageErr("--asset %s: %v", a, err)
+		}
+		if total += len(data); total > formats.MaxCharXTotal {
+			return nil, usageErr("--asset %s: the assets add up to over %d MiB, the most a .charx holds", a, formats.MaxCharXTotal>>20)
 		}
 		out = append(out, formats.Asset{Path: formats.AssetPath(typ, filepath.Base(file)), Data: data})
 	}

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -161,7 +160,7 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 	}
 	var baseline *lint.Baseline
 	if opts.baseline != "" && !opts.writeBaseline {
-		data, err := os.ReadFile(opts.baseline)
+		data, err := schema.ReadBytes(opts.baseline)
 		if err != nil {
 			return usageErr("--baseline %s: %v", opts.baseline, err)
 		}

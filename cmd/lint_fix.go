@@ -3,7 +3,6 @@ package cmd
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 
@@ -67,7 +66,7 @@ func fixLint(iox *IO, opts *lintOptions, books []*schema.Lorebook, found [][]dia
 
 // fixFile fixes one file: the BOM and line ends of the original are kept.
 func fixFile(iox *IO, opts *lintOptions, file string, book *schema.Lorebook, req lint.FixRequest) (int, map[string]string, error) {
-	raw, err := os.ReadFile(file)
+	raw, err := schema.ReadBytes(file)
 	if err != nil {
 		return 0, nil, err
 	}

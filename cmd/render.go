@@ -39,6 +39,7 @@ Formats:
              cache_control on the last block before the cache breakpoint
   html       one self-contained page: the prompt by step, the trace of every
              entry (and why the others are out) and a token chart of the budget
+  jsonl      with --turns: one JSON object per generation, printed as it is done
 
 Without --transcript the chat is empty: the prompt holds what is always sent.
 --explain ID prints, for one entry, why it is or is not in the prompt: which
@@ -84,7 +85,7 @@ func runRender(iox *IO, c *cobra.Command, opts *renderOptions, path string) erro
 		return err
 	}
 	out, err := output.NewOutput(opts.format, output.OutputOptions{Color: on.color, Report: opts.report})
-	if err != nil {
+	if err != nil && !(opts.format == "jsonl" && (opts.modes.turns || opts.modes.turnsAt != "")) { // JSON Lines: --turns only
 		return usageErr("--format: %v%s", err, didYouMean(opts.format, output.OutputFormats()))
 	}
 	if err := opts.modes.check(opts.explain, opts.format); err != nil {
@@ -122,16 +123,19 @@ func runRender(iox *IO, c *cobra.Command, opts *renderOptions, path string) erro
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	for _, w := range res.Warnings {
-		fmt.Fprintf(iox.Stderr, "lore: warning: %s\n", w)
+	limited := printWarnings(iox, res)
+	switch {
+	case opts.explain != "" && opts.format == "json":
+		err = output.WriteExplanationJSON(iox.Stdout, res, opts.explain)
+	case opts.explain != "":
+		err = output.WriteExplanation(iox.Stdout, res, opts.explain, on.color)
+	default:
+		err = out.Write(iox.Stdout, res)
 	}
-	if opts.explain != "" {
-		if opts.format == "json" {
-			return output.WriteExplanationJSON(iox.Stdout, res, opts.explain)
-		}
-		return output.WriteExplanation(iox.Stdout, res, opts.explain, on.color)
+	if err != nil {
+		return err
 	}
-	return out.Write(iox.Stdout, res)
+	return limitsErr(limited)
 }
 
 func hasEntry(book *schema.Lorebook, id string) bool {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/output"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
@@ -98,30 +99,47 @@ func (o *renderModes) lengths(t *schema.Transcript) ([]int, error) {
 	return out, nil
 }
 
-// renderTurns renders and prints one generation per chat prefix.
+// renderTurns renders and prints one generation per chat prefix, each as
+// soon as the engine hands it over: nothing of a generation is kept once it
+// is printed.
 func renderTurns(iox *IO, ch *chat, o *renderModes, opts *renderOptions, color bool) error {
 	lengths, err := o.lengths(ch.in.Transcript)
 	if err != nil {
 		return err
 	}
-	rs, err := render.RenderTurns(ch.eng, ch.in, lengths)
-	if err != nil {
+	tw, err := output.NewTurnWriter(iox.Stdout, opts.format, color)
+	if err != nil && opts.explain == "" {
 		return usageErr("%v", err)
 	}
-	printWarnings(iox, rs[0])
-	if opts.explain != "" {
-		for i, r := range rs {
-			fmt.Fprintf(iox.Stdout, "turn %d · chat length %d\n", i+1, lengths[i])
-			if err := output.WriteExplanation(iox.Stdout, r, opts.explain, color); err != nil {
-				return err
+	limited, said := false, map[string]bool{}
+	err = render.StreamTurns(ch.eng, ch.in, lengths, func(i int, r *render.Result) error {
+		if i == 0 {
+			limited = printWarnings(iox, &render.Result{Warnings: r.Warnings})
+		}
+		for _, l := range r.Limits { // each once, though every turn runs into it
+			if !said[l] {
+				said[l] = true
+				limited = printWarnings(iox, &render.Result{Limits: []string{l}}) || limited
 			}
 		}
-		return nil
-	}
-	if err := output.WriteTurns(iox.Stdout, opts.format, lengths, rs, color); err != nil {
+		if opts.explain != "" {
+			fmt.Fprintf(iox.Stdout, "turn %d · chat length %d\n", i+1, lengths[i])
+			return output.WriteExplanation(iox.Stdout, r, opts.explain, color)
+		}
+		return tw.Turn(i, lengths[i], r)
+	})
+	if err != nil {
+		if _, ok := err.(*exitError); ok {
+			return err
+		}
 		return usageErr("%v", err)
 	}
-	return nil
+	if opts.explain == "" {
+		if err := tw.Close(); err != nil {
+			return err
+		}
+	}
+	return limitsErr(limited)
 }
 
 // renderRuns renders with N consecutive seeds and prints the frequencies.
@@ -150,8 +168,23 @@ func renderRuns(iox *IO, ch *chat, o *renderModes, format string, color bool) er
 	return output.WriteRuns(iox.Stdout, format, output.CountRuns(ids, results, first), color)
 }
 
-func printWarnings(iox *IO, r *render.Result) {
+// printWarnings prints a render's warnings, then the bounds it ran into
+// (Result.Limits), and says whether there were any of those: the command
+// then exits 1, since its output is not what the engine would send.
+func printWarnings(iox *IO, r *render.Result) (limited bool) {
 	for _, w := range r.Warnings {
-		fmt.Fprintf(iox.Stderr, "lore: warning: %s\n", w)
+		fmt.Fprintf(iox.Stderr, "lore: warning: %s\n", diag.Printable(w))
 	}
+	for _, l := range r.Limits {
+		fmt.Fprintf(iox.Stderr, "lore: error: %s\n", diag.Printable(l))
+	}
+	return len(r.Limits) > 0
+}
+
+// limitsErr is the exit of a command whose render ran into a bound.
+func limitsErr(limited bool) error {
+	if limited {
+		return exitCode(ExitFindings)
+	}
+	return nil
 }

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -67,20 +66,23 @@ func runTokens(cmd *cobra.Command, iox *IO, opts *tokensOptions, path string) er
 
 	if sizer, ok := ch.eng.(render.Sizer); ok && opts.transcript == "" {
 		sz := sizer.SizeUp(ch.in)
+		limited := printWarnings(iox, &render.Result{Limits: sz.Limits})
 		if err := writeTokens(iox.Stdout, opts.format, sz.Report, func(w io.Writer) error { return output.WriteSizing(w, sz, on.color) }); err != nil {
 			return err
+		}
+		if limited {
+			return limitsErr(limited)
 		}
 	} else {
 		res, err := ch.eng.Render(ch.in)
 		if err != nil {
 			return usageErr("%v", err)
 		}
-		for _, w := range res.Warnings {
-			fmt.Fprintf(iox.Stderr, "lore: warning: %s\n", w)
-		}
+		limited := printWarnings(iox, res)
 		if err := writeTokens(iox.Stdout, opts.format, res.Report, func(w io.Writer) error { return output.WriteReport(w, res.Report, on.color) }); err != nil {
 			return err
 		}
+		return limitsErr(limited)
 	}
 	return nil
 }

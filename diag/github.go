@@ -34,7 +34,7 @@ func (GitHubPrinter) Print(w io.Writer, ds []Diagnostic) error {
 	for _, d := range ds {
 		var props []string
 		if d.File != "" {
-			props = append(props, "file="+escapeProperty(filepath.ToSlash(d.File)))
+			props = append(props, "file="+Printable(escapeProperty(filepath.ToSlash(d.File))))
 			if d.Line > 0 {
 				props = append(props, fmt.Sprintf("line=%d", d.Line))
 				if d.Column > 0 {
@@ -42,14 +42,15 @@ func (GitHubPrinter) Print(w io.Writer, ds []Diagnostic) error {
 				}
 			}
 		}
-		props = append(props, "title="+escapeProperty(d.Rule))
+		props = append(props, "title="+Printable(escapeProperty(d.Rule)))
 		fmt.Fprintf(bw, "::%s %s::%s\n", githubLevel(d.Severity), strings.Join(props, ","),
-			escapeData(d.text()+" ["+d.Rule+"]"))
+			Printable(escapeData(d.text()+" ["+d.Rule+"]")))
 	}
 	return bw.Flush()
 }
 
-// escapeData escapes a workflow command's message.
+// escapeData escapes a workflow command's message (Printable then escapes
+// the other control characters: ESC would colour or move the log).
 func escapeData(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
 }

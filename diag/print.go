@@ -88,8 +88,8 @@ func (p *TextPrinter) Print(w io.Writer, ds []Diagnostic) error {
 		if sc == nil {
 			sc = bold
 		}
-		fmt.Fprintf(bw, "%s: %s: %s %s\n", bold.Sprint(where), sc.Sprint(d.Severity.String()),
-			d.text(), faint.Sprint("["+d.Rule+"]"))
+		fmt.Fprintf(bw, "%s: %s: %s %s\n", bold.Sprint(Printable(where)), sc.Sprint(d.Severity.String()),
+			Printable(d.text()), faint.Sprint("["+Printable(d.Rule)+"]"))
 		if (p.opts.Color || p.opts.Excerpts) && p.opts.Source != nil && d.Line > 0 {
 			if off, ok := cur.seek(p.opts.Source, d.File, d.Line, d.Column); ok {
 				src, caret := snippetAt(cur.text, off)
@@ -127,7 +127,7 @@ func (c *lineCursor) seek(source func(string, int) (string, bool), file string, 
 	if !c.fetched || c.file != file || c.line != line {
 		c.file, c.line, c.fetched = file, line, true
 		c.text, c.ok = source(file, line)
-		c.text = strings.TrimRight(c.text, "\r")
+		c.text = blankControls(strings.TrimRight(c.text, "\r"))
 		c.col, c.off = 1, 0
 	}
 	if !c.ok {

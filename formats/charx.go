@@ -27,6 +27,8 @@ const (
 	maxCharXFiles = 10000
 	// maxCharXTotal caps what the files inflate to, all together.
 	maxCharXTotal = 256 << 20
+	// MaxCharXTotal is maxCharXTotal for the assets export is given.
+	MaxCharXTotal = maxCharXTotal
 	// maxCharXRatio caps inflated size ÷ stored size, of the archive and of
 	// each file over ratioFloor bytes: JSON compresses ten or twenty times,
 	// images hardly at all; a bomb does a thousand times and more.

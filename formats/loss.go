@@ -183,6 +183,9 @@ func (r *LossReport) Text() []byte {
 	for _, g := range groups {
 		b.WriteString(g.head + "\n")
 		for _, l := range g.items {
+			// Ids, values and file names come from the book: escaped, so
+			// that none can act on the terminal or start a line.
+			l.Pos.File, l.Entry, l.Value, l.Target = diag.Printable(l.Pos.File), diag.Printable(l.Entry), diag.Printable(l.Value), diag.Printable(l.Target)
 			b.WriteString("  " + l.Pos.String())
 			entry := l.Entry
 			if entry == "" {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/coregx/ahocorasick"
+	"github.com/lorekit/lore/match/internal/ahocorasick"
 )
 
 // JavaScript regular expressions run on a backtracking engine, one at a time,
@@ -129,13 +129,18 @@ func (p *prefilter) mark(text string, start, from int, seen []bool) {
 // scanned once. It remembers which regular expressions' required literals
 // it has seen; it is not safe for concurrent use.
 type Scanner struct {
-	m    *Matcher
-	seen []bool
+	m     *Matcher
+	seen  []bool
+	clock *RegexClock
 }
 
 // Scanner starts following a text (see Scanner.Grow).
-func (m *Matcher) Scanner() *Scanner {
-	s := &Scanner{m: m}
+func (m *Matcher) Scanner() *Scanner { return m.ScannerWithin(nil) }
+
+// ScannerWithin is Scanner with the JavaScript regular expressions timed by
+// c, the render's clock (nil: each match within RegexMatchTime, no total).
+func (m *Matcher) ScannerWithin(c *RegexClock) *Scanner {
+	s := &Scanner{m: m, clock: c}
 	if m.pre != nil {
 		s.seen = append([]bool(nil), m.pre.always...)
 	}
@@ -148,7 +153,8 @@ func (m *Matcher) Scanner() *Scanner {
 // that end after from — those that begin before from and run into the new
 // text included — and, since what a regular expression matches can depend
 // on anything before it, every occurrence in the whole text of the regular
-// expressions that can match and that want (nil: all) asks for by group.
+// expressions that can match and that want (nil: all) asks for by group
+// (of a JavaScript one, its first match, within the Scanner's RegexClock).
 //
 // With the JavaScript folds and FoldNone, and a Bounded predicate for whole
 // words, only the new text and the few characters before it that a keyword
@@ -163,7 +169,7 @@ func (s *Scanner) Grow(text string, from int, want func(group int) bool, fn func
 	if m.pre != nil {
 		m.pre.mark(text, backRunes(text, from, m.pre.maxRunes), from, s.seen)
 	}
-	m.regexOccurrences(text, func(r int) bool {
+	m.regexOccurrences(text, s.clock, func(r int) bool {
 		return (s.seen == nil || s.seen[r]) && (want == nil || want(len(m.groups)+r))
 	}, fn)
 }

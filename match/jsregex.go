@@ -76,23 +76,29 @@ func compileJSRegex(kw string) (*jsRegex, error) {
 	if err != nil {
 		return nil, fmt.Errorf("invalid regular expression %s: %w", kw, err)
 	}
+	re.MatchTimeout = RegexMatchTime
 	x.re = re
 	return x, nil
 }
 
-// each calls fn with the byte range of every match in text, empty matches
-// included (RegExp.test counts them). A match that hits regexp2's
-// backtracking limit ends the search: what it found so far stands.
-func (x *jsRegex) each(text string, fn func(s, e int)) {
-	n := -1
-	if x.sticky {
-		n = 1
+// keyword is the expression as written, /pattern/flags.
+func (x *jsRegex) keyword() string { return "/" + x.pattern + "/" + x.flags }
+
+// each calls fn with the byte range of the first match in text, an empty
+// match included (RegExp.test's answer: engines ask whether and where an
+// expression first matches, and one match is one bounded run). It returns
+// regexp2's error when the match ran past RegexMatchTime or its
+// backtracking-stack limit; fn is then not called.
+func (x *jsRegex) each(text string, fn func(s, e int)) error {
+	locs, err := x.re.FindAllStringIndex(text, 1)
+	if err != nil {
+		return err
 	}
-	locs, _ := x.re.FindAllStringIndex(text, n)
 	for _, loc := range locs {
 		if x.sticky && loc[0] != 0 {
-			return
+			return nil
 		}
 		fn(loc[0], loc[1])
 	}
+	return nil
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/coregx/ahocorasick"
+	"github.com/lorekit/lore/match/internal/ahocorasick"
 )
 
 // Pattern is one keyword to look for.
@@ -43,7 +43,22 @@ type PatternError struct {
 }
 
 func (e *PatternError) Error() string {
-	return fmt.Sprintf("keyword %d %q: %v", e.Index, e.Text, e.Err)
+	return fmt.Sprintf("keyword %d %q: %v", e.Index, Shorten(e.Text, 60), e.Err)
+}
+
+// Shorten cuts s to at most n characters, "…" marking the cut, for messages
+// that quote a keyword which may be thousands of characters long.
+func Shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for i := range s {
+		if n == 0 {
+			return s[:i] + "…"
+		}
+		n--
+	}
+	return s
 }
 
 func (e *PatternError) Unwrap() error { return e.Err }
@@ -104,11 +119,16 @@ func CompileWith(ps []Pattern, o Options) (*Matcher, []error) {
 	literal := make(map[string]int, len(ps)) // normalised text → group
 	regexIdx := map[string]int{}
 	lits := make([][]byte, 0, len(ps))
+	litBytes := 0
 	m.groups = make([]Group, 0, len(ps))
 	for i, p := range ps {
 		if p.Text == "" || !o.Blank && strings.TrimSpace(p.Text) == "" {
 			// An empty or blank keyword would fire on every message; it never
 			// matches (lint reports it).
+			continue
+		}
+		if len(p.Text) > MaxKeywordLen {
+			errs = append(errs, &PatternError{Index: i, Text: p.Text, Err: ErrKeywordTooLong})
 			continue
 		}
 		if !p.Literal && m.isRegex(p.Text) {
@@ -130,7 +150,12 @@ func CompileWith(ps []Pattern, o Options) (*Matcher, []error) {
 		}
 		m.maxRunes = max(m.maxRunes, utf8.RuneCount(nb))
 		g, ok := literal[string(nb)] // a lookup does not copy nb
+		if !ok && litBytes+len(nb) > keywordTotal {
+			errs = append(errs, &PatternError{Index: i, Text: p.Text, Err: ErrKeywordsTooLarge})
+			continue
+		}
 		if !ok {
+			litBytes += len(nb)
 			g = len(m.groups)
 			n := string(nb)
 			literal[n] = g
@@ -236,11 +261,18 @@ func (m *Matcher) PatternGroup(i int) int { return m.groupOf[i] }
 func (m *Matcher) WantsBoundaries(i int) bool { return m.checkWords[i] }
 
 // Occurrences calls fn for every occurrence of every group in text, in no
-// particular order, overlapping ones included. It is the cheap form of Find for
+// particular order, overlapping ones included (of a JavaScript regular
+// expression, its first match). It is the cheap form of Find for
 // callers that aggregate: a keyword shared by many patterns costs one call per
 // occurrence, not one per pattern.
 func (m *Matcher) Occurrences(text string, fn func(Occurrence)) {
 	m.Scanner().Grow(text, 0, nil, fn)
+}
+
+// OccurrencesWithin is Occurrences with the JavaScript regular expressions
+// timed by c, the render's clock.
+func (m *Matcher) OccurrencesWithin(text string, c *RegexClock, fn func(Occurrence)) {
+	m.ScannerWithin(c).Grow(text, 0, nil, fn)
 }
 
 // literals reports the literal occurrences in text that end after byte from,
@@ -270,14 +302,15 @@ func (m *Matcher) literals(text string, from int, fn func(Occurrence)) {
 	}
 }
 
-// regexOccurrences reports every match of every regular expression in text
-// (of the ECMAScript ones, those run says).
-func (m *Matcher) regexOccurrences(text string, run func(r int) bool, fn func(Occurrence)) {
+// regexOccurrences reports every match of every RE2 regular expression in
+// text, and the first match of each ECMAScript one that run says to run,
+// within the limits of c.
+func (m *Matcher) regexOccurrences(text string, c *RegexClock, run func(r int) bool, fn func(Occurrence)) {
 	for r, re := range m.jsRegexes {
 		if !run(r) {
 			continue
 		}
-		re.each(text, func(s, e int) {
+		c.run(re, text, func(s, e int) {
 			fn(Occurrence{Group: len(m.groups) + r, Start: s, End: e, Bounded: true})
 		})
 	}

@@ -52,6 +52,9 @@ const (
 	// match is a hit. regexp2 works on characters where JavaScript works on
 	// UTF-16 code units, so "." takes a whole emoji. An expression runs only
 	// on texts that hold the literal text it requires, if any (prefilter).
+	// It backtracks, so each match is bounded by RegexMatchTime and a
+	// render's matches by RegexRenderTime (RegexClock); an occurrence is
+	// its first match in a text, which is all RegExp.test asks.
 	ECMAScript
 )
 

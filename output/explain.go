@@ -20,13 +20,13 @@ func WriteExplanation(w io.Writer, r *render.Result, id string, color bool) erro
 		return fmt.Errorf("no entry %q in the lorebook", id)
 	}
 	var b strings.Builder
-	title := p.paint("1", e.ID)
+	title := p.paint("1", line(e.ID))
 	if e.Name != "" && e.Name != e.ID {
-		title += fmt.Sprintf(" (%s)", e.Name)
+		title += fmt.Sprintf(" (%s)", line(e.Name))
 	}
-	title += ", " + e.Section
+	title += ", " + line(e.Section)
 	if pos := e.Pos.String(); pos != "-" {
-		title += ", " + pos
+		title += ", " + line(pos)
 	}
 	b.WriteString(title + "\n")
 
@@ -38,7 +38,7 @@ func WriteExplanation(w io.Writer, r *render.Result, id string, color bool) erro
 	}
 	if x := r.Explain[id]; x != nil {
 		for _, reason := range x.Reasons {
-			b.WriteString("  - " + reason + "\n")
+			b.WriteString("  - " + line(reason) + "\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())

@@ -86,7 +86,7 @@ func WriteReport(out io.Writer, r *render.Report, color bool) error {
 		fmt.Fprintf(w, "\n%s\n", bold("Largest entries"))
 		keyW, secW := 24, 16 // wider for longer ids, so the columns stay put
 		for _, e := range r.Largest {
-			keyW, secW = max(keyW, Width(e.Key)), max(secW, Width(e.Section))
+			keyW, secW = max(keyW, Width(line(e.Key))), max(secW, Width(line(e.Section)))
 		}
 		for _, e := range r.Largest {
 			st := e.Status
@@ -96,7 +96,7 @@ func WriteReport(out io.Writer, r *render.Report, color bool) error {
 			case "left out":
 				st = red(st)
 			}
-			fmt.Fprintf(w, "  %s %s %7d  %s\n", Pad(e.Key, keyW), Pad(e.Section, secW), e.Tokens, st)
+			fmt.Fprintf(w, "  %s %s %7d  %s\n", Pad(line(e.Key), keyW), Pad(line(e.Section), secW), e.Tokens, st)
 		}
 	}
 	return ew.err
@@ -232,7 +232,7 @@ func WriteSizing(out io.Writer, s *render.Sizing, color bool) error {
 	slices.SortStableFunc(cards, func(a, b render.CardSize) int { return cmp.Compare(b.Tokens, a.Tokens) })
 	over, idW := 0, 24
 	for _, c := range cards {
-		idW = max(idW, Width(c.Entry.ID))
+		idW = max(idW, Width(line(c.Entry.ID)))
 	}
 	for _, c := range cards {
 		note := ""
@@ -240,7 +240,7 @@ func WriteSizing(out io.Writer, s *render.Sizing, color bool) error {
 			over++
 			note = paint("1;31", "over the whole cards share: it can never be included")
 		}
-		fmt.Fprintf(w, "  %s %7d  %s  %s\n", Pad(c.Entry.ID, idW), c.Tokens, bar(c.Tokens, s.CardsShare, 20, color), note)
+		fmt.Fprintf(w, "  %s %7d  %s  %s\n", Pad(line(c.Entry.ID), idW), c.Tokens, bar(c.Tokens, s.CardsShare, 20, color), note)
 	}
 	if over > 0 {
 		fmt.Fprintf(w, "%d of %d cards exceed the cards share\n", over, len(cards))

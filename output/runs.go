@@ -88,19 +88,19 @@ func WriteRuns(w io.Writer, format string, r *Runs, color bool) error {
 	}
 	p := painter(color)
 	var b strings.Builder
-	b.WriteString(p.paint("1", fmt.Sprintf("%s: %d renders, seeds %d–%d (%s engine)", r.Name, r.Runs, r.FirstSeed,
+	b.WriteString(p.paint("1", fmt.Sprintf("%s: %d renders, seeds %d–%d (%s engine)", line(r.Name), r.Runs, r.FirstSeed,
 		r.FirstSeed+int64(r.Runs)-1, r.Engine)) + "\n\n")
 	width := len("entry")
 	for _, e := range r.Entries {
-		width = max(width, len([]rune(e.ID)))
+		width = max(width, len([]rune(line(e.ID))))
 	}
 	fmt.Fprintf(&b, "%-*s %8s %7s\n", width, "entry", "in", "share")
 	for _, e := range r.Entries {
-		line := fmt.Sprintf("%-*s %8d %6.1f%% %s", width, e.ID, e.InPrompt, e.Share*100, bar(e.InPrompt, r.Runs, 20, color))
+		row := fmt.Sprintf("%-*s %8d %6.1f%% %s", width, line(e.ID), e.InPrompt, e.Share*100, bar(e.InPrompt, r.Runs, 20, color))
 		if e.InPrompt == 0 {
-			line = p.paint("2", line)
+			row = p.paint("2", row)
 		}
-		b.WriteString(line + "\n")
+		b.WriteString(row + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -7,8 +7,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/render"
 )
+
+// Everything a text writer prints from the book or the chat goes through
+// line (a value on one line) or diag.PrintableText (content): control
+// characters are escaped, so a name cannot clear the screen or start a line.
+var line = diag.Printable
 
 // stepTitles label the steps of SPEC §3 in the text output.
 var stepTitles = map[int]string{
@@ -65,7 +71,7 @@ func (t textOutput) Write(w io.Writer, r *render.Result) error {
 	if r.Book != nil && r.Book.Manifest.Name != "" {
 		name = r.Book.Manifest.Name
 	}
-	head := fmt.Sprintf("%s: %d messages", name, len(r.Messages))
+	head := fmt.Sprintf("%s: %d messages", line(name), len(r.Messages))
 	if r.Report != nil {
 		head += fmt.Sprintf(", %d of %d available tokens (%s)", r.Report.Total, r.Report.Available, r.Report.Tokenizer)
 	}
@@ -89,12 +95,12 @@ func (t textOutput) Write(w io.Writer, r *render.Result) error {
 			b.WriteString("\n")
 		}
 		b.WriteString(t.header(p, m, byID, told) + "\n")
-		for _, line := range strings.Split(m.Content, "\n") {
-			if line == "" {
+		for _, l := range strings.Split(diag.PrintableText(m.Content), "\n") {
+			if l == "" {
 				b.WriteString("\n")
 				continue
 			}
-			b.WriteString("  " + line + "\n")
+			b.WriteString("  " + l + "\n")
 		}
 		if m.Cut {
 			b.WriteString("  " + p.paint("33", "[… cut here to fit the budget]") + "\n")
@@ -122,10 +128,10 @@ func (textOutput) header(p painter, m render.Message, byID map[string]render.Act
 	roleColour := map[string]string{"system": "33", "user": "32", "assistant": "35"}[m.Role]
 	h := p.paint("1;"+roleColour, m.Role)
 	if m.Name != "" {
-		h += " (" + m.Name + ")"
+		h += " (" + line(m.Name) + ")"
 	}
 	if len(m.Sources) > 0 {
-		h += " · " + p.paint("1", strings.Join(m.Sources, ", "))
+		h += " · " + p.paint("1", line(strings.Join(m.Sources, ", ")))
 	}
 	var why []string
 	for _, s := range m.Sources {
@@ -177,7 +183,7 @@ func describeTrigger(a render.ActivatedOut) string {
 	case a.Kind == "constant":
 		s = "constant"
 	case a.Kind == "card":
-		s = "the character card's " + a.Position
+		s = "the character card's " + line(a.Position)
 	case a.Trigger.In == "always" || a.Trigger.In == "":
 		s = "always sent"
 	case a.Trigger.In == "sticky":
@@ -185,9 +191,9 @@ func describeTrigger(a render.ActivatedOut) string {
 	case a.Trigger.In == "conditions":
 		s = "its conditions hold (no keyword needed)"
 	case strings.HasPrefix(a.Trigger.In, "entry:"):
-		s = fmt.Sprintf("keyword \"%s\" in %s (recursion %d)", a.Trigger.Keyword, a.Trigger.In, a.Recursion)
+		s = fmt.Sprintf("keyword \"%s\" in %s (recursion %d)", line(a.Trigger.Keyword), line(a.Trigger.In), a.Recursion)
 	default:
-		s = fmt.Sprintf("keyword \"%s\" in %s", a.Trigger.Keyword, a.Trigger.In)
+		s = fmt.Sprintf("keyword \"%s\" in %s", line(a.Trigger.Keyword), line(a.Trigger.In))
 	}
 	if a.Depth != nil {
 		s += ", depth " + strconv.Itoa(*a.Depth)
@@ -212,7 +218,7 @@ func (textOutput) leftOut(r *render.Result, in map[string]render.ActivatedOut) s
 	sort.Strings(ids)
 	ids = dedupe(ids)
 	const show = 12
-	list := strings.Join(ids[:min(len(ids), show)], ", ")
+	list := line(strings.Join(ids[:min(len(ids), show)], ", "))
 	if len(ids) > show {
 		list += fmt.Sprintf(" and %d more", len(ids)-show)
 	}

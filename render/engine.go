@@ -36,14 +36,8 @@ type TurnRenderer interface {
 // messages long, in order: with the engine's own RenderTurns when it carries
 // state between generations, else each prefix on its own.
 func RenderTurns(eng Engine, in *Input, lengths []int) ([]*Result, error) {
-	n := 0
-	if in.Transcript != nil {
-		n = len(in.Transcript.Messages)
-	}
-	for _, l := range lengths {
-		if l < 0 || l > n {
-			return nil, fmt.Errorf("turn at chat length %d: the transcript has %d messages", l, n)
-		}
+	if err := checkLengths(in, lengths); err != nil {
+		return nil, err
 	}
 	if tr, ok := eng.(TurnRenderer); ok {
 		return tr.RenderTurns(in, lengths)

@@ -1,8 +1,6 @@
 package render
 
 import (
-	"encoding/binary"
-	"hash/fnv"
 	"strings"
 
 	"github.com/lorekit/lore/schema"
@@ -33,6 +31,7 @@ type Macros struct {
 	user, char string
 	seed       int64
 	values     map[string]any
+	budget     *MacroBudget
 }
 
 // NewMacros prepares the macros of one render.
@@ -40,7 +39,10 @@ func NewMacros(in *Input) *Macros {
 	if in == nil {
 		in = &Input{}
 	}
-	m := &Macros{user: "User", seed: in.Seed}
+	m := &Macros{user: "User", seed: in.Seed, budget: in.macros}
+	if m.budget == nil {
+		m.budget = NewMacroBudget(in)
+	}
 	book := in.Book
 	switch {
 	case in.Transcript != nil && in.Transcript.Persona != nil && in.Transcript.Persona.Name != "":
@@ -80,13 +82,18 @@ func (m *Macros) User() string { return m.user }
 // Char is what {{char}} expands to.
 func (m *Macros) Char() string { return m.char }
 
-// Expand replaces the macros in s.
+// Budget is the macro budget these macros spend (the render's).
+func (m *Macros) Budget() *MacroBudget { return m.budget }
+
+// Expand replaces the macros in s, within the render's macro budget: once
+// an expansion would pass it, the rest of s is left as written.
 func (m *Macros) Expand(s string) string {
-	if !strings.Contains(s, "{{") {
+	if !strings.Contains(s, "{{") || m.budget.Spent() {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s))
+	var h textHash
 	i := 0
 	for {
 		open := strings.Index(s[i:], "{{")
@@ -110,7 +117,11 @@ func (m *Macros) Expand(s string) string {
 		}
 		b.WriteString(s[i:open])
 		body := s[open+2 : end]
-		if out, ok := m.expandOne(body, s, open); ok {
+		if out, ok := m.expandOne(body, s, open, &h); ok {
+			if !m.budget.Take(len(out)-len(body)-4, s[open:end+2], s) {
+				b.WriteString(s[open:])
+				break
+			}
 			b.WriteString(out)
 		} else {
 			b.WriteString(s[open : end+2])
@@ -122,7 +133,7 @@ func (m *Macros) Expand(s string) string {
 
 // expandOne expands one macro body (what is between the braces); ok is false
 // for an unknown macro.
-func (m *Macros) expandOne(body, text string, offset int) (string, bool) {
+func (m *Macros) expandOne(body, text string, offset int, h *textHash) (string, bool) {
 	name, args, hasArgs := strings.Cut(body, "::")
 	switch strings.ToLower(strings.TrimSpace(name)) {
 	case "user":
@@ -136,7 +147,7 @@ func (m *Macros) expandOne(body, text string, offset int) (string, bool) {
 	case "random":
 		if hasArgs {
 			opts := strings.Split(args, "::")
-			return opts[m.pick(text, offset, len(opts))], true
+			return opts[m.pick(h, text, offset, len(opts))], true
 		}
 	case "getvar":
 		if hasArgs {
@@ -150,14 +161,36 @@ func (m *Macros) expandOne(body, text string, offset int) (string, bool) {
 
 // pick is the seeded choice of {{random}}: FNV-1a 64 over the seed (8 bytes,
 // little-endian), the text and the macro's offset (8 bytes, little-endian),
-// modulo the number of options.
-func (m *Macros) pick(text string, offset, n int) int {
-	h := fnv.New64a()
-	var buf [8]byte
-	binary.LittleEndian.PutUint64(buf[:], uint64(m.seed))
-	h.Write(buf[:])
-	h.Write([]byte(text))
-	binary.LittleEndian.PutUint64(buf[:], uint64(offset))
-	h.Write(buf[:])
-	return int(h.Sum64() % uint64(n))
+// modulo the number of options. The hash of the seed and the text is made
+// once per text (h), not once per macro.
+func (m *Macros) pick(h *textHash, text string, offset, n int) int {
+	if !h.done {
+		h.done = true
+		h.sum = fnvOffset
+		h.sum = fnvUint64(h.sum, uint64(m.seed))
+		for i := 0; i < len(text); i++ {
+			h.sum = (h.sum ^ uint64(text[i])) * fnvPrime
+		}
+	}
+	return int(fnvUint64(h.sum, uint64(offset)) % uint64(n))
+}
+
+// textHash is the FNV-1a state after the seed and the text, made on the
+// first {{random}} of an Expand.
+type textHash struct {
+	sum  uint64
+	done bool
+}
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// fnvUint64 feeds v's 8 little-endian bytes to an FNV-1a 64 state.
+func fnvUint64(h, v uint64) uint64 {
+	for k := 0; k < 8; k++ {
+		h = (h ^ (v >> (8 * k) & 0xff)) * fnvPrime
+	}
+	return h
 }

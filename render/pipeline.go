@@ -34,6 +34,9 @@ type Input struct {
 	// the inputs were loaded (DecodeEngineSettings); nil means the engine
 	// decodes EngineSettings itself (an Input built by hand).
 	EngineConfig any
+
+	// macros is the render's macro budget, set by Prepare.
+	macros *MacroBudget
 }
 
 // SettingsDecoder is an engine with a settings object of its own
@@ -58,6 +61,10 @@ func DecodeEngineSettings(e Engine, in *Input) {
 		in.EngineConfig = v
 	}
 }
+
+// MacroBudget is the render's budget for macro expansion (Prepare makes a
+// fresh one for every render); nil before Prepare.
+func (in *Input) MacroBudget() *MacroBudget { return in.macros }
 
 // Trigger says what brought an entry in.
 type Trigger struct {
@@ -129,5 +136,6 @@ func Prepare(in *Input) (*Input, error) {
 		}
 		local.Counter = c
 	}
+	local.macros = NewMacroBudget(&local)
 	return &local, nil
 }

@@ -60,6 +60,12 @@ type Result struct {
 	// Warnings are problems that did not stop the render (a transform that
 	// does not compile); the command prints them on stderr.
 	Warnings []string
+	// Limits are the bounds against hostile input this render ran into (a
+	// regular expression stopped at its time limit, macros past their
+	// output budget), each naming the file, the entry and the bound: the
+	// prompt is not what the engine would send, so commands print them on
+	// stderr and exit 1.
+	Limits []string
 	// Effects are the timed effects in force after this generation, which
 	// the next one inherits (SillyTavern's sticky and cooldown); nil for
 	// engines without them.

@@ -66,6 +66,8 @@ type Sizing struct {
 	// size after macros; Over marks one larger than the whole cards share —
 	// it can never be included (lint's entry-over-budget).
 	Cards []CardSize
+	// Limits are the bounds the sizing ran into (Result.Limits).
+	Limits []string
 }
 
 // CardSize is one story card's size.

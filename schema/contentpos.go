@@ -2,6 +2,7 @@ package schema
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -28,16 +29,23 @@ func (d *decoder) contentPos(e *Entry, v *yaml.Node) {
 		e.ContentPos = Pos{File: d.file, Line: first, Col: indent + 1}
 		if v.Style == yaml.LiteralStyle {
 			file, content := d.file, e.Content
+			var c textCursor // line and column of offset c.i
 			e.ContentLine = func(off int) Pos {
 				off = max(0, min(off, len(content)))
-				line, start := first, 0
-				for i := 0; i < off; i++ {
-					if content[i] == '\n' {
-						line++
-						start = i + 1
+				c.mu.Lock()
+				defer c.mu.Unlock()
+				if off < c.i {
+					c.i, c.line, c.col = 0, 0, 0
+				}
+				for ; c.i < off; c.i++ {
+					switch b := content[c.i]; {
+					case b == '\n':
+						c.line, c.col = c.line+1, 0
+					case b&0xc0 != 0x80:
+						c.col++
 					}
 				}
-				return Pos{File: file, Line: line, Col: indent + 1 + utf8.RuneCountInString(content[start:off])}
+				return Pos{File: file, Line: first + c.line, Col: indent + 1 + c.col}
 			}
 		}
 	case yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
@@ -86,8 +94,18 @@ func quotedLine(file string, p Pos, src []byte, single bool) func(int) Pos {
 	if !closed {
 		return nil
 	}
+	var cur struct {
+		sync.Mutex
+		col, content, i int
+	}
 	return func(off int) Pos {
-		col, content, i := p.Col, 0, 1
+		cur.Lock()
+		defer cur.Unlock()
+		if cur.i == 0 || off < cur.content {
+			cur.col, cur.content, cur.i = p.Col, 0, 1
+		}
+		col, content, i := cur.col, cur.content, cur.i
+		defer func() { cur.col, cur.content, cur.i = col, content, i }()
 		for content < off && i < len(src) {
 			c := src[i]
 			switch {
@@ -173,10 +191,27 @@ func escapeLen(b []byte) (int, rune) {
 
 // sameLine maps offsets of a one-line scalar written without escapes.
 func sameLine(file string, p Pos, content string) func(int) Pos {
+	var c textCursor
 	return func(off int) Pos {
 		off = max(0, min(off, len(content)))
-		return Pos{File: file, Line: p.Line, Col: p.Col + utf8.RuneCountInString(content[:off])}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if off < c.i {
+			c.i, c.col = 0, 0
+		}
+		c.col += utf8.RuneCountInString(content[c.i:off])
+		c.i = off
+		return Pos{File: file, Line: p.Line, Col: p.Col + c.col}
 	}
+}
+
+// textCursor is where the last offset asked of a ContentLine function was:
+// findings come in the order of the text, so each continues from the last
+// and thousands of them in one entry cost one pass over its text, not one
+// each. Rules run concurrently, hence the lock.
+type textCursor struct {
+	mu           sync.Mutex
+	i, line, col int
 }
 
 // blockIndent is the indentation of the first non-blank line from line on.

@@ -63,7 +63,7 @@ type jsonParser struct {
 // decoder's offset is just after the previous token, before any separators.
 func (jp *jsonParser) tokenStart() int {
 	off := jp.base + int(jp.dec.InputOffset())
-	for off < len(jp.data) {
+	for off < jp.end {
 		switch jp.data[off] {
 		case ' ', '\t', '\r', '\n', ',', ':':
 			off++
@@ -87,7 +87,7 @@ func (jp *jsonParser) fail(err error, start int) error {
 		off := jp.base + int(se.Offset)
 		var v any
 		var again *json.SyntaxError
-		if start < len(jp.data) && errors.As(json.NewDecoder(bytes.NewReader(jp.data[start:jp.end])).Decode(&v), &again) {
+		if start < jp.end && errors.As(json.NewDecoder(bytes.NewReader(jp.data[start:jp.end])).Decode(&v), &again) {
 			off = start + int(again.Offset) - 1
 		}
 		off = max(off, jp.cur.off, 0)

@@ -43,9 +43,14 @@ const (
 type ParseError struct {
 	Pos Pos
 	Msg string
+	// Err is the I/O error behind a file that could not be read (so that
+	// errors.Is(err, fs.ErrNotExist) works), nil for a parse error.
+	Err error
 }
 
 func (e *ParseError) Error() string { return e.Pos.String() + ": " + e.Msg }
+
+func (e *ParseError) Unwrap() error { return e.Err }
 
 // Diagnostic turns the error into an error-level diagnostic with rule "load",
 // so printers can show it like any other finding.
@@ -87,7 +92,7 @@ func ReadBytes(path string) ([]byte, error) {
 	p := Pos{File: path}
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, errAt(p, "%s", describeIOError(err))
+		return nil, &ParseError{Pos: p, Msg: describeIOError(err), Err: err}
 	}
 	if err := checkRegular(path, st); err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
 )
 
@@ -81,7 +82,7 @@ type RuleCheck func(id string) (known bool, hint string)
 // diagnostics at their line; err is for a file that cannot be read or is not
 // YAML at all.
 func LoadFile(path string, knownRule RuleCheck) (*File, []diag.Diagnostic, error) {
-	data, err := os.ReadFile(path)
+	data, err := schema.ReadBytes(path)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/lorekit/lore/diag"
 )
 
 // junitWriter writes JUnit XML, which CI dashboards (GitLab, Jenkins, Azure,
@@ -40,6 +42,8 @@ type junitCase struct {
 	Error     *junitProblem `xml:"error"`
 }
 
+// junitProblem's text is CDATA, where XML allows no control character and
+// encoding/xml escapes none: diag.PrintableText escapes them.
 type junitProblem struct {
 	Message string `xml:"message,attr"`
 	Type    string `xml:"type,attr"`
@@ -67,7 +71,7 @@ func (junitWriter) Write(w io.Writer, r *Report) error {
 					fmt.Fprintf(&b, "%s: %s\n", d.Pos(), d.Message)
 				}
 			}
-			jc.Error = &junitProblem{Message: c.Error, Type: "error", Text: b.String()}
+			jc.Error = &junitProblem{Message: c.Error, Type: "error", Text: diag.PrintableText(b.String())}
 			s.Errors++
 			doc.Errors++
 		case Fail:
@@ -81,7 +85,7 @@ func (junitWriter) Write(w io.Writer, r *Report) error {
 			if len(c.Failures) > 1 {
 				msg += fmt.Sprintf(" (and %d more)", len(c.Failures)-1)
 			}
-			jc.Failure = &junitProblem{Message: msg, Type: first.Kind, Text: b.String()}
+			jc.Failure = &junitProblem{Message: msg, Type: first.Kind, Text: diag.PrintableText(b.String())}
 			s.Failures++
 			doc.Failures++
 		}

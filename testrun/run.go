@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/lorekit/lore/diag"
@@ -247,6 +248,14 @@ func (r *runner) runCase(c *Case) *CaseResult {
 		if err != nil {
 			res.Status, res.Error, res.ErrorPos = Error, fmt.Sprintf("the %s engine could not render it: %v", p.eng.Name(), err), c.Pos
 			return res
+		}
+		for _, out := range outs {
+			if len(out.Limits) > 0 {
+				// The prompt is not what the engine would send: judging
+				// it would pass or fail the case on a stopped keyword.
+				res.Status, res.Error, res.ErrorPos = Error, "the render ran into a limit: "+strings.Join(out.Limits, "; "), c.Pos
+				return res
+			}
 		}
 		for ti, out := range outs {
 			e := c.Turns[ti].Expect

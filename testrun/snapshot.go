@@ -14,6 +14,7 @@ import (
 	"github.com/lorekit/lore/canon"
 	"github.com/lorekit/lore/output"
 	"github.com/lorekit/lore/render"
+	"github.com/lorekit/lore/schema"
 )
 
 // snapshot compares the rendered prompt with its snapshot file, or, with
@@ -28,7 +29,7 @@ func (r *runner) snapshot(s *Snapshot, res *render.Result) *Failure {
 		return r.snapshotFailure(s, "a snapshot", err.Error(), "cannot write the prompt as "+s.Format+": "+err.Error())
 	}
 	got := b.Bytes()
-	old, err := os.ReadFile(s.Path)
+	old, err := schema.ReadBytes(s.Path)
 	exists := err == nil
 	// A checkout with CRLF line ends (git autocrlf) holds the same snapshot.
 	if exists && bytes.Equal(bytes.ReplaceAll(old, []byte("\r\n"), []byte("\n")), got) {
@@ -152,7 +153,7 @@ func projectFiles(project string, ran map[string]bool) (others []string, complet
 // mentioned says whether any of the files holds name.
 func mentioned(files []string, name string) bool {
 	for _, f := range files {
-		if data, err := os.ReadFile(f); err == nil && bytes.Contains(data, []byte(name)) {
+		if data, err := schema.ReadBytes(f); err == nil && bytes.Contains(data, []byte(name)) {
 			return true
 		}
 	}

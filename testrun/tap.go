@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/lorekit/lore/diag"
 )
 
 // tapWriter writes TAP version 14 (Test Anything Protocol): one test point
@@ -36,11 +38,12 @@ func (tapWriter) Write(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "TAP version 14\n1..%d\n", len(r.Cases))
 	for _, d := range r.Problems {
-		fmt.Fprintf(bw, "# %s: %s: %s\n", d.Pos(), d.Severity, oneLine(d.Message))
+		fmt.Fprintf(bw, "# %s: %s: %s\n", diag.Printable(d.Pos().String()), d.Severity, diag.Printable(d.Message))
 	}
 	for i, c := range r.Cases {
-		// "#" starts a directive in a test point's description: escape it.
-		desc := strings.ReplaceAll(c.label(), "#", `\#`)
+		// "#" starts a directive in a test point's description: escape it,
+		// and the control characters (a CR LF would start a line of TAP).
+		desc := strings.ReplaceAll(diag.Printable(c.label()), "#", `\#`)
 		if c.Status == Pass {
 			fmt.Fprintf(bw, "ok %d - %s\n", i+1, desc)
 			continue
@@ -68,5 +71,3 @@ func (tapWriter) Write(w io.Writer, r *Report) error {
 	}
 	return bw.Flush()
 }
-
-func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }

@@ -31,18 +31,18 @@ func (t textWriter) Write(w io.Writer, r *Report) error {
 		switch c.Status {
 		case Pass:
 			if t.o.Verbose {
-				fmt.Fprintf(bw, "%s: %s (%s)\n", t.paint("1;32", "--- PASS"), c.label(), c.Engine)
+				fmt.Fprintf(bw, "%s: %s (%s)\n", t.paint("1;32", "--- PASS"), diag.Printable(c.label()), c.Engine)
 			}
 			continue
 		case Error:
-			fmt.Fprintf(bw, "%s: %s\n", t.paint("1;31", "--- ERROR"), c.label())
+			fmt.Fprintf(bw, "%s: %s\n", t.paint("1;31", "--- ERROR"), diag.Printable(c.label()))
 			if err := pr.Print(bw, []diag.Diagnostic{diag.New(c.ErrorPos, diag.Error, "test", "%s", c.Error)}); err != nil {
 				return err
 			}
 			bw.WriteString("\n")
 			continue
 		}
-		fmt.Fprintf(bw, "%s: %s (%s)\n", t.paint("1;31", "--- FAIL"), c.label(), c.Engine)
+		fmt.Fprintf(bw, "%s: %s (%s)\n", t.paint("1;31", "--- FAIL"), diag.Printable(c.label()), c.Engine)
 		// An entry involved in several failures of one render is explained
 		// under the first.
 		type render struct{ turn, run int }
@@ -59,10 +59,10 @@ func (t textWriter) Write(w io.Writer, r *Report) error {
 			for _, x := range f.Explain {
 				if !told[k][x.ID] {
 					told[k][x.ID] = true
-					bw.WriteString(indent(x.Text, "    "))
+					bw.WriteString(indent(diag.PrintableText(x.Text), "    "))
 				}
 			}
-			bw.WriteString(indent(f.Diff, "    "))
+			bw.WriteString(indent(diag.PrintableText(f.Diff), "    "))
 			bw.WriteString(indent(f.findingsText(), "    "))
 		}
 		bw.WriteString("\n")
@@ -70,11 +70,11 @@ func (t textWriter) Write(w io.Writer, r *Report) error {
 	for _, s := range r.Snapshots {
 		switch s.Status {
 		case "written":
-			fmt.Fprintf(bw, "new snapshot: %s\n", s.Path)
+			fmt.Fprintf(bw, "new snapshot: %s\n", diag.Printable(s.Path))
 		case "updated":
-			fmt.Fprintf(bw, "updated snapshot: %s\n", s.Path)
+			fmt.Fprintf(bw, "updated snapshot: %s\n", diag.Printable(s.Path))
 		case "obsolete":
-			fmt.Fprintf(bw, "obsolete snapshot: %s (no case names it: delete it, or name it again)\n", s.Path)
+			fmt.Fprintf(bw, "obsolete snapshot: %s (no case names it: delete it, or name it again)\n", diag.Printable(s.Path))
 		}
 	}
 	fmt.Fprintln(bw, r.Summary())

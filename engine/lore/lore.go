@@ -73,7 +73,7 @@ func Render(in *render.Input) (*render.Result, error) {
 // renderWith is Render on a prepared input with the lorebook's keyword index
 // built.
 func renderWith(in *render.Input, kw *keywordIndex) (*render.Result, error) {
-	res := &render.Result{Engine: Name, Book: in.Book, Breakpoint: -1}
+	res := &render.Result{Engine: Name, Book: in.Book, Breakpoint: -1, Warnings: render.LongKeywords(in.Book)}
 	if _, err := render.ApplyTransforms(in.Book, in.Transcript.Messages); err != nil {
 		res.Warnings = append(res.Warnings, "a transform was skipped: "+err.Error())
 	}
@@ -95,6 +95,9 @@ func renderWith(in *render.Input, kw *keywordIndex) (*render.Result, error) {
 	idx := indexActivation(act)
 	res.Activated = activatedOut(kept, idx)
 	res.Explain = explain(in, act, idx, pieces, kept, res.Activated, report)
+	if l := in.MacroBudget().Limit(in.Book); l != "" {
+		res.Limits = append(res.Limits, l)
+	}
 	return res, nil
 }
 

@@ -16,6 +16,9 @@ func SizeUp(in *render.Input) *render.Sizing {
 	if in.Book == nil {
 		in.Book = &schema.Lorebook{}
 	}
+	if p, err := render.Prepare(in); err == nil {
+		in = p // one macro budget for every expansion below
+	}
 	pre := Assemble(in, Activate(in, 0))
 	sz := &render.Sizing{}
 	sz.RequiredTotal, sz.RequiredCap = render.RequiredSize(pre, in.Settings, in.Counter)
@@ -30,6 +33,9 @@ func SizeUp(in *render.Input) *render.Sizing {
 		}
 		n := in.Counter.Count(strings.TrimSpace(macros.Expand(e.Content)))
 		sz.Cards = append(sz.Cards, render.CardSize{Entry: e, Tokens: n, Over: n > sz.CardsShare})
+	}
+	if l := in.MacroBudget().Limit(in.Book); l != "" {
+		sz.Limits = append(sz.Limits, l)
 	}
 	return sz
 }

@@ -15,23 +15,43 @@ import (
 // tally is a text built by putting pieces in front (allActivatedText), kept
 // as pieces so that growing it costs no copy; chars4, which counts bytes,
 // counts it without joining it.
+//
+// Its count is kept as pieces come in front of it (countText's parts of the
+// new piece, the last of them joined with the text's first part when no cut
+// falls between them), so a recursion of thousands of passes does not count
+// the whole text again at each: that was quadratic in the passes.
 type tally struct {
-	pieces []string // in the order added; the text is them reversed
 	bytes  int
+	tokens int    // countText of the text
+	first  string // the text's first part (countText's), and its count
+	firstN int
 }
 
-func (t *tally) prepend(s string) {
-	t.pieces = append(t.pieces, s)
+func (t *tally) prepend(s string, c tokenize.Counter) {
 	t.bytes += len(s)
-}
-
-func (t *tally) String() string {
-	var b strings.Builder
-	b.Grow(t.bytes)
-	for i := len(t.pieces) - 1; i >= 0; i-- {
-		b.WriteString(t.pieces[i])
+	if c == nil || c.Name() == tokenize.Chars4 {
+		return
 	}
-	return b.String()
+	var parts []string
+	eachPart(s, func(p string) { parts = append(parts, p) })
+	last := len(parts) - 1
+	head := 0
+	for _, p := range parts[:last] {
+		head += c.Count(p)
+	}
+	switch {
+	case t.bytes == len(s): // the first piece
+		t.tokens = head + c.Count(parts[last])
+	case strings.HasSuffix(s, "\n") && cutBefore(t.first):
+		t.tokens += head + c.Count(parts[last])
+	default: // no cut: the last part runs into the text's first
+		merged := parts[last] + t.first
+		n := c.Count(merged)
+		t.tokens += head + n - t.firstN
+		parts[last] = merged
+	}
+	t.first = parts[0]
+	t.firstN = c.Count(t.first)
 }
 
 func (t *tally) count(c tokenize.Counter) int {
@@ -41,7 +61,7 @@ func (t *tally) count(c tokenize.Counter) int {
 	if c.Name() == tokenize.Chars4 {
 		return (t.bytes + 3) / 4
 	}
-	return countText(c, t.String())
+	return t.tokens
 }
 
 // accept rolls each entry's probability and adds it under the budget, in

@@ -291,7 +291,11 @@ func checkCase(t *testing.T, file, rel string, seen map[string]bool) {
 		lengths = []int{len(c.Messages)}
 		scans = []goldenScan{g.goldenScan}
 	}
-	turns, err := New().runTurns(in, lengths)
+	var turns []turn
+	err = New().runTurns(in, lengths, func(_ int, t turn) error {
+		turns = append(turns, t)
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,14 +19,21 @@ func countText(c tokenize.Counter, s string) int {
 	if c.Name() == tokenize.Chars4 {
 		return (len(s) + 3) / 4
 	}
-	total, start := 0, 0
+	total := 0
+	eachPart(s, func(part string) { total += c.Count(part) })
+	return total
+}
+
+// eachPart calls fn with each part of s that countText counts on its own.
+func eachPart(s string, fn func(part string)) {
+	start := 0
 	for i := 0; i+1 < len(s); i++ {
 		if s[i] == '\n' && cutBefore(s[i+1:]) {
-			total += c.Count(s[start : i+1])
+			fn(s[start : i+1])
 			start = i + 1
 		}
 	}
-	return total + c.Count(s[start:])
+	fn(s[start:])
 }
 
 // cutBefore says whether a pre-token can start at s and not reach back over

@@ -35,3 +35,26 @@ func TestCountText(t *testing.T) {
 		}
 	}
 }
+
+// The tally's count, kept as pieces come in front, is countText of the
+// whole text, whatever the pieces start or end with.
+func TestTallyKeepsTheCount(t *testing.T) {
+	c, err := tokenize.Get(tokenize.O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	starts := []string{"Storm", " space", "/me", "\n", "", "数字", "  x\n\ny"}
+	r := rand.New(rand.NewSource(3))
+	for n := 0; n < 200; n++ {
+		var tl tally
+		text := ""
+		for k := r.Intn(8); k >= 0; k-- {
+			piece := starts[r.Intn(len(starts))] + " and " + starts[r.Intn(len(starts))] + "\n"
+			tl.prepend(piece, c)
+			text = piece + text
+			if got, want := tl.count(c), countText(c, text); got != want {
+				t.Fatalf("%q: tally %d, countText %d", text, got, want)
+			}
+		}
+	}
+}

@@ -88,7 +88,7 @@ func FuzzParsers(f *testing.F) {
 			t.Fatalf("%q: the content %q is not what follows its decorator lines", s, content)
 		}
 		if re := parseRegex(s); re != nil {
-			re.test(s)
+			re.test(s, nil)
 		}
 		m.expand(s)
 	})

@@ -268,7 +268,7 @@ func (f *found) has(r keyRef, n int, rec bool, sources uint8) bool {
 func (ix *keyIndex) in(r keyRef, text string) bool {
 	switch {
 	case r.regex != nil:
-		return r.regex.test(matcher + text)
+		return r.regex.test(matcher+text, nil)
 	case r.pat < 0:
 		return false
 	}

@@ -2,6 +2,8 @@ package sillytavern
 
 import (
 	"strings"
+
+	"github.com/lorekit/lore/render"
 )
 
 // macros expands the macros SillyTavern substitutes in keys and contents
@@ -20,6 +22,7 @@ type macros struct {
 	usr, chr                      string
 	env                           []macroVar
 	lastMessage, lastUser, lastAI string
+	budget                        *render.MacroBudget // what expansion may add (nil: no bound)
 }
 
 type macroVar struct{ name, value string }
@@ -59,17 +62,20 @@ func (m *macros) setChat(msgs []chatMessage) {
 func (m *macros) user() string { return m.usr }
 func (m *macros) char() string { return m.chr }
 
-// expand substitutes the macros in s.
+// expand substitutes the macros in s, each kind in one pass over the text,
+// within the render's macro budget: once a value would pass it, that pass
+// and the later ones leave the rest as written.
 func (m *macros) expand(s string) string {
-	if s == "" {
-		return ""
+	if s == "" || m.budget.Spent() {
+		return s
 	}
+	orig := s
 	if strings.IndexByte(s, '<') >= 0 {
 		for _, r := range []struct{ tag, value string }{
 			{"<USER>", m.user()}, {"<BOT>", m.char()}, {"<CHAR>", m.char()},
 			{"<CHARIFNOTGROUP>", m.char()}, {"<GROUP>", m.char()},
 		} {
-			s = replaceFold(s, r.tag, r.value)
+			s = m.replace(s, r.tag, r.value, orig)
 		}
 	}
 	if !strings.Contains(s, "{{") {
@@ -79,13 +85,23 @@ func (m *macros) expand(s string) string {
 	s = trimMacro(s)
 	s = replaceFold(s, "{{noop}}", "")
 	for _, v := range m.env {
-		s = replaceFold(s, "{{"+v.name+"}}", v.value)
+		s = m.replace(s, "{{"+v.name+"}}", v.value, orig)
 	}
-	s = replaceFold(s, "{{lastMessage}}", m.lastMessage)
-	s = replaceFold(s, "{{lastUserMessage}}", m.lastUser)
-	s = replaceFold(s, "{{lastCharMessage}}", m.lastAI)
+	s = m.replace(s, "{{lastMessage}}", m.lastMessage, orig)
+	s = m.replace(s, "{{lastUserMessage}}", m.lastUser, orig)
+	s = m.replace(s, "{{lastCharMessage}}", m.lastAI, orig)
 	s = reverseMacro(s)
 	return stripComments(s)
+}
+
+// replace is replaceFold within the budget: an occurrence whose value does
+// not fit, and every one after it, stays as written. orig is the text expand
+// was given (to name its entry).
+func (m *macros) replace(s, pat, value, orig string) string {
+	if m.budget == nil || len(value) <= len(pat) {
+		return replaceFold(s, pat, value)
+	}
+	return replaceFoldWhile(s, pat, value, func() bool { return m.budget.Take(len(value)-len(pat), pat, orig) })
 }
 
 // indexFold is strings.Index with ASCII letters compared without case (a
@@ -119,13 +135,20 @@ func equalFoldASCII(a, b string) bool {
 }
 
 // replaceFold replaces every occurrence of pat, ASCII case ignored.
-func replaceFold(s, pat, value string) string {
+func replaceFold(s, pat, value string) string { return replaceFoldWhile(s, pat, value, nil) }
+
+// replaceFoldWhile is replaceFold that stops replacing when ok (if not
+// nil) says no.
+func replaceFoldWhile(s, pat, value string, ok func() bool) string {
 	i := indexFold(s, pat)
 	if i < 0 {
 		return s
 	}
 	var b strings.Builder
 	for i >= 0 {
+		if ok != nil && !ok() {
+			break
+		}
 		b.WriteString(s[:i])
 		b.WriteString(value)
 		s = s[i+len(pat):]
@@ -148,18 +171,21 @@ func withOriginal(s, original string) string {
 	return s[:i] + original + replaceFold(s[i+len(pat):], pat, "")
 }
 
-// trimMacro removes {{trim}} with the line breaks around it.
+// trimMacro removes {{trim}} with the line breaks around it
+// (/(?:\r?\n)*{{trim}}(?:\r?\n)*/gi), in one pass.
 func trimMacro(s string) string {
 	const pat = "{{trim}}"
-	for {
-		i := indexFold(s, pat)
-		if i < 0 {
-			return s
-		}
+	i := indexFold(s, pat)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	from := 0 // s[from:] is not written yet
+	for i >= 0 {
 		start, end := i, i+len(pat)
-		for start > 0 && s[start-1] == '\n' {
+		for start > from && s[start-1] == '\n' {
 			start--
-			if start > 0 && s[start-1] == '\r' {
+			if start > from && s[start-1] == '\r' {
 				start--
 			}
 		}
@@ -172,8 +198,16 @@ func trimMacro(s string) string {
 				break
 			}
 		}
-		s = s[:start] + s[end:]
+		b.WriteString(s[from:start])
+		from = end
+		if k := indexFold(s[end:], pat); k >= 0 {
+			i = end + k
+		} else {
+			i = -1
+		}
 	}
+	b.WriteString(s[from:])
+	return b.String()
 }
 
 // reverseMacro is {{reverse:text}} (/{{reverse\:(.+?)}}/gi): the text's
@@ -212,17 +246,24 @@ func reverseMacro(s string) string {
 	}
 }
 
-// stripComments removes {{// …}} (the shortest, across lines).
+// stripComments removes {{// …}} (the shortest, across lines), in one pass.
 func stripComments(s string) string {
+	var b strings.Builder
 	for {
 		i := strings.Index(s, "{{//")
 		if i < 0 {
-			return s
+			break
 		}
 		j := strings.Index(s[i+4:], "}}")
 		if j < 0 {
-			return s
+			break
 		}
-		s = s[:i] + s[i+4+j+2:]
+		b.WriteString(s[:i])
+		s = s[i+4+j+2:]
 	}
+	if b.Len() == 0 {
+		return s
+	}
+	b.WriteString(s)
+	return b.String()
 }

@@ -94,7 +94,7 @@ func TestParseRegex(t *testing.T) {
 			t.Errorf("%q: regex %v, want %v", c.key, re != nil, c.regex)
 			continue
 		}
-		if re != nil && re.test(c.text) != c.match {
+		if re != nil && re.test(c.text, nil) != c.match {
 			t.Errorf("%q on %q: %v, want %v", c.key, c.text, !c.match, c.match)
 		}
 	}

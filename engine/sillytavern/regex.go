@@ -44,9 +44,10 @@ func parseRegex(key string) *stRegex {
 	return &stRegex{m: m}
 }
 
-// test is RegExp.prototype.test on a fresh expression (lastIndex 0).
-func (x *stRegex) test(text string) bool {
+// test is RegExp.prototype.test on a fresh expression (lastIndex 0), timed
+// by the generation's clock (nil: the limit of one match alone).
+func (x *stRegex) test(text string, c *match.RegexClock) bool {
 	hit := false
-	x.m.Occurrences(text, func(match.Occurrence) { hit = true })
+	x.m.OccurrencesWithin(text, c, func(match.Occurrence) { hit = true })
 	return hit
 }

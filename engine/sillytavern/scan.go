@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lorekit/lore/match"
+	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/tokenize"
 )
 
@@ -43,6 +45,7 @@ type scan struct {
 	chatIndex  []int             // transcript index of each scanned message (-1: the greeting)
 	greeting   string            // the greeting's entry id
 	why        []*whyNot
+	clock      *match.RegexClock // times the regular-expression keys
 }
 
 // activation is an entry SillyTavern activated, and how.
@@ -60,7 +63,7 @@ func newScan(s *Settings, entries []*entry, ks *keySet, chat, inject, sources []
 	sc := &scan{s: s, entries: entries, buf: newBuffer(chat, s.ScanDepth), counter: counter, macros: m, keys: ks,
 		chatLen: len(chat), content: make([]string, len(entries)), isActive: make([]bool, len(entries)),
 		failedRoll: make([]bool, len(entries)), byEntry: make([]*activation, len(entries)), holders: map[string]*entry{},
-		why: make([]*whyNot, len(entries))}
+		why: make([]*whyNot, len(entries)), clock: match.NewRegexClock()}
 	sc.buf.inject = inject
 	sc.seen = make([]bool, len(entries))
 	for i, e := range entries {
@@ -79,7 +82,7 @@ func newScan(s *Settings, entries []*entry, ks *keySet, chat, inject, sources []
 func (sc *scan) hit(r keyRef, e *entry, state int) bool {
 	d := sc.buf.depth(e)
 	if r.regex != nil {
-		return r.regex.test(sc.buf.get(e, state).text)
+		return r.regex.test(sc.buf.get(e, state).text, sc.clock)
 	}
 	if r.pat < 0 || !(d > 0) {
 		return false
@@ -163,7 +166,7 @@ func (sc *scan) run() {
 			t := strings.Join(parts, "\n")
 			sc.buf.recurse = append(sc.buf.recurse, t)
 			fresh = sc.found.addRecurse(sc.keys.ix, t, forRecursion, parts)
-			sc.text.prepend(t + "\n")
+			sc.text.prepend(t+"\n", sc.counter)
 		}
 	}
 }
@@ -359,6 +362,32 @@ func (sc *scan) triggered(e *entry) bool {
 func contains(xs []string, s string) bool {
 	for _, x := range xs {
 		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// stoppedKeys phrases, for Result.Limits, each regular-expression key the
+// generation's clock stopped, once per entry that has it.
+func (sc *scan) stoppedKeys() []string {
+	var out []string
+	for _, st := range sc.clock.Stopped() {
+		for i, e := range sc.entries {
+			for _, refs := range [][]keyRef{sc.keys.primary[i], sc.keys.secondary[i]} {
+				if hasRegexKey(refs, st.Keyword) {
+					out = append(out, render.StoppedRegex(e.src, st))
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+func hasRegexKey(refs []keyRef, kw string) bool {
+	for _, r := range refs {
+		if r.regex != nil && r.text == kw {
 			return true
 		}
 	}

@@ -110,14 +110,20 @@ func (eng *Engine) RenderTurns(in *render.Input, lengths []int) ([]*render.Resul
 	return eng.renderTurns(in, lengths)
 }
 
+// StreamTurns is RenderTurns handing over each generation as it is done:
+// only the timed effects and the random stream go on to the next.
+func (eng *Engine) StreamTurns(in *render.Input, lengths []int, each func(i int, r *render.Result) error) error {
+	return eng.runTurns(in, lengths, func(i int, t turn) error { return each(i, t.res) })
+}
+
 func (eng *Engine) renderTurns(in *render.Input, lengths []int) ([]*render.Result, error) {
-	ts, err := eng.runTurns(in, lengths)
+	out := make([]*render.Result, 0, len(lengths))
+	err := eng.runTurns(in, lengths, func(_ int, t turn) error {
+		out = append(out, t.res)
+		return nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	out := make([]*render.Result, len(ts))
-	for i, t := range ts {
-		out[i] = t.res
 	}
 	return out, nil
 }
@@ -132,21 +138,24 @@ type turn struct {
 	timed *timedState // the timed effects it left
 }
 
-func (eng *Engine) runTurns(in *render.Input, lengths []int) ([]turn, error) {
+// runTurns generates at each chat length in order, handing each
+// generation to each and keeping none.
+func (eng *Engine) runTurns(in *render.Input, lengths []int, each func(i int, t turn) error) error {
 	b, err := eng.prepare(in)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	state := &timedState{}
 	r := newRNG(b.seed)
-	out := make([]turn, 0, len(lengths))
-	for _, l := range lengths {
+	for i, l := range lengths {
 		if l < 0 || l > len(b.transcript.Messages) {
-			return nil, fmt.Errorf("turn at chat length %d: the transcript has %d messages", l, len(b.transcript.Messages))
+			return fmt.Errorf("turn at chat length %d: the transcript has %d messages", l, len(b.transcript.Messages))
 		}
-		out = append(out, b.generate(b.transcript.Messages[:l], state, r))
+		if err := each(i, b.generate(b.transcript.Messages[:l], state, r)); err != nil {
+			return err
+		}
 	}
-	return out, nil
+	return nil
 }
 
 // book is what every generation of one render shares.
@@ -212,6 +221,7 @@ func (eng *Engine) prepare(in *render.Input) (*book, error) {
 		n := len(b.warnings)
 		b.warnings = append(b.warnings[:2:2], fmt.Sprintf("and %d more entries have conditions on variables, ignored", n-2))
 	}
+	b.warnings = append(b.warnings, render.LongKeywords(in.Book)...)
 	b.note = cardExtras(in.Book, b.card)
 	b.greeting, b.greetText = greetingOf(in.Book)
 	b.card["persona"] = personaText(in.Book, b.transcript)
@@ -383,7 +393,9 @@ func (b *book) chat(prefix []schema.Message) []chatMessage {
 	// first message, macros replaced); a transcript that opens with the
 	// character's message already holds it.
 	if b.greeting != "" && (len(out) == 0 || out[0].user) {
-		g := chatMessage{index: -1, name: b.char, text: newMacros(b.user, b.char, b.card).expand(b.greetText)}
+		gm := newMacros(b.user, b.char, b.card)
+		gm.budget = render.NewMacroBudget(b.in)
+		g := chatMessage{index: -1, name: b.char, text: gm.expand(b.greetText)}
 		out = append([]chatMessage{g}, out...)
 	}
 	switch b.s.GenerationType {
@@ -404,6 +416,7 @@ func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn
 	drawn := r.draws
 	msgs := b.chat(prefix)
 	m := newMacros(b.user, b.char, b.card)
+	m.budget = render.NewMacroBudget(b.in)
 	m.setChat(msgs)
 	scanned := make([]string, len(msgs))
 	index := make([]int, len(msgs))
@@ -441,6 +454,10 @@ func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn
 	sc.timed.record(active)
 	res, sl := b.place(sc, msgs, m)
 	res.Warnings = append(res.Warnings, b.warnings...)
+	res.Limits = append(res.Limits, sc.stoppedKeys()...)
+	if l := m.budget.Limit(b.in.Book); l != "" {
+		res.Limits = append(res.Limits, l)
+	}
 	for _, k := range []struct {
 		kind string
 		es   *effects

@@ -86,6 +86,7 @@ type activator struct {
 
 	active  []*activation // in activation order
 	byEntry []*activation
+	clock   *match.RegexClock // times the regular-expression keywords
 }
 
 // segment is where a message or an entry's content starts in the text.
@@ -102,7 +103,8 @@ func newActivator(es []*entry, vars map[string]any, limit int) *activator {
 	a.compile()
 	a.subDone = make([]int, a.sub.NumGroups())
 	a.wordDone = make([]bool, a.word.NumGroups())
-	a.subScan, a.wordScan = a.sub.Scanner(), a.word.Scanner()
+	a.clock = match.NewRegexClock()
+	a.subScan, a.wordScan = a.sub.ScannerWithin(a.clock), a.word.Scanner()
 	return a
 }
 

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/lorekit/lore/match"
+	"github.com/lorekit/lore/render"
+	"github.com/lorekit/lore/schema"
 )
 
 // keyword is one primary or secondary keyword of a candidate.
@@ -226,4 +228,24 @@ func (a *activator) keywordText(k int) string {
 		return e.SecondaryKeywords[kw.k].Text
 	}
 	return e.Keywords[kw.k].Text
+}
+
+// stoppedKeys phrases, for Result.Limits, each regular-expression keyword
+// the render's clock stopped, once per entry that has it.
+func (a *activator) stoppedKeys() []string {
+	var out []string
+	for _, st := range a.clock.Stopped() {
+	entries:
+		for _, e := range a.es {
+			for _, kws := range [][]schema.Keyword{e.Keywords, e.SecondaryKeywords} {
+				for _, k := range kws {
+					if match.IsJSRegex(k.Text) && forceI(k.Text) == st.Keyword {
+						out = append(out, render.StoppedRegex(e.Entry, match.Stopped{Keyword: k.Text, Reason: st.Reason}))
+						continue entries
+					}
+				}
+			}
+		}
+	}
+	return out
 }

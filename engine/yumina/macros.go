@@ -5,6 +5,8 @@ import (
 	"hash/fnv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/lorekit/lore/render"
 )
 
 // macros expands Yumina's macros in entry content (never in chat messages).
@@ -26,14 +28,16 @@ type macros struct {
 	char, user string
 	seed       int64
 	vars       map[string]any
+	budget     *render.MacroBudget // what expansion may add (nil: no bound)
 }
 
 // trimMark stands for {{trim}} until the white space around it is removed.
 const trimMark = "\x00TRIM\x00"
 
-// expand expands the macros of one text.
+// expand expands the macros of one text, within the render's macro budget:
+// once a macro's text would pass it, the rest of s is left as written.
 func (m *macros) expand(s string) string {
-	if !strings.Contains(s, "{{") {
+	if !strings.Contains(s, "{{") || m.budget.Spent() {
 		return s
 	}
 	var b strings.Builder
@@ -47,6 +51,10 @@ func (m *macros) expand(s string) string {
 		}
 		b.WriteString(s[i:start])
 		out := m.resolve(s, s[start+2:end-2], index)
+		if !m.budget.Take(len(out)-(end-start), s[start:end], s) {
+			b.WriteString(s[start:])
+			break
+		}
 		trimmed = trimmed || out == trimMark
 		b.WriteString(out)
 		index++
@@ -107,6 +115,12 @@ func (m *macros) resolve(text, inner string, index int) string {
 	return "{{" + inner + "}}"
 }
 
+// drawText is how much of a text draw hashes: every {{random}} hashes it
+// anew (its index comes first), so 20,000 of them in a text of 300 KB would
+// hash 6 GB. An entry is shorter than this, so its draws are those of the
+// whole text.
+const drawText = 16 << 10
+
 // draw is the pseudo-random number for the index-th macro of text.
 func (m *macros) draw(text string, index int) uint64 {
 	h := fnv.New64a()
@@ -114,7 +128,7 @@ func (m *macros) draw(text string, index int) uint64 {
 	binary.LittleEndian.PutUint64(buf[:8], uint64(m.seed))
 	binary.LittleEndian.PutUint64(buf[8:], uint64(index))
 	h.Write(buf[:])
-	h.Write([]byte(text))
+	h.Write([]byte(text[:min(len(text), drawText)]))
 	return h.Sum64()
 }
 

@@ -75,14 +75,14 @@ func run(in *render.Input) (*rendered, error) {
 	b := applyBudget(a.ranked(), s.budget(), in.Counter)
 
 	asm := &assembler{in: in, es: es, triggered: b.kept,
-		macros: &macros{char: charName(es), user: render.NewMacros(in).User(), seed: in.Seed, vars: vars}}
+		macros: &macros{char: charName(es), user: render.NewMacros(in).User(), seed: in.Seed, vars: vars, budget: in.MacroBudget()}}
 	for _, e := range es {
 		if e.Enabled && e.alwaysSend && !e.variableBound() && e.Role != roleGreeting {
 			asm.always = append(asm.always, e)
 		}
 	}
 	res := &render.Result{Engine: Name, Book: in.Book, Breakpoint: -1,
-		Warnings: append(warnings, loreOnly(in)...)}
+		Warnings: append(append(warnings, loreOnly(in)...), render.LongKeywords(in.Book)...), Limits: a.stoppedKeys()}
 	res.Messages = asm.assemble()
 	for i, m := range res.Messages {
 		if m.Step < render.StepBreakpoint {
@@ -92,6 +92,9 @@ func run(in *render.Input) (*rendered, error) {
 	res.Activated = activatedOut(res.Messages, a)
 	res.Report = report(in, s, b, res.Messages)
 	res.Explain = explain(in, s, es, a, b, res)
+	if l := in.MacroBudget().Limit(in.Book); l != "" {
+		res.Limits = append(res.Limits, l)
+	}
 	return &rendered{res: res, a: a, b: b, always: asm.always}, nil
 }
 
