@@ -3,6 +3,8 @@ package sillytavern
 import (
 	"fmt"
 	"strings"
+
+	"github.com/lorekit/lore/formats"
 )
 
 // gate is one of the checks SillyTavern makes, in its order, that can keep
@@ -109,7 +111,7 @@ func logicName(v any) string {
 	if v == nil {
 		return names[0]
 	}
-	n := number(v)
+	n := formats.JSNumber(v)
 	if n >= 0 && n < 4 && n == float64(int(n)) {
 		return names[int(n)]
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/tokenize"
 )
 
@@ -330,8 +331,8 @@ func (sc *scan) check(e *entry, state int, level float64) *activation {
 func (sc *scan) secondaryHolds(e *entry, state int) bool {
 	logic := logicAndAny
 	if e.selectiveLogic != nil {
-		logic = int(number(e.selectiveLogic))
-		if number(e.selectiveLogic) != float64(logic) {
+		logic = int(formats.JSNumber(e.selectiveLogic))
+		if formats.JSNumber(e.selectiveLogic) != float64(logic) {
 			logic = -1
 		}
 	}
