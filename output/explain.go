@@ -37,8 +37,8 @@ func WriteExplanation(w io.Writer, r *render.Result, id string, color bool) erro
 		b.WriteString(p.paint("1;31", "not in the prompt") + "\n")
 	}
 	if x := r.Explain[id]; x != nil {
-		for _, reason := range x.Reasons {
-			b.WriteString("  - " + reason + "\n")
+		for _, r := range x.Reasons {
+			b.WriteString("  - " + r.Text() + "\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -78,7 +78,7 @@ func WriteExplanationJSON(w io.Writer, r *render.Result, id string) error {
 		x.InPrompt, x.Step, x.Depth, x.Trigger, x.Recursion = true, a.Step, a.Depth, &tr, a.Recursion
 	}
 	if why := r.Explain[id]; why != nil {
-		x.Reasons = append(x.Reasons, why.Reasons...)
+		x.Reasons = append(x.Reasons, why.Texts()...)
 		if !x.InPrompt && why.Active {
 			x.Activated, x.Recursion = true, why.Level // activated, then left out
 		}

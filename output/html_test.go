@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
@@ -43,7 +44,7 @@ func TestHTMLEscapes(t *testing.T) {
 		Messages: []render.Message{{Role: "system", Step: render.StepTriggered, Content: evil + "\n& more", Sources: []string{`a"b<c>`}}},
 		Activated: []render.ActivatedOut{{ID: `a"b<c>`, Step: render.StepTriggered,
 			Trigger: render.Trigger{Keyword: "</td><script>", In: "message:0"}}},
-		Explain:  map[string]*render.Explanation{"out": {Reasons: []string{"because <i>" + evil}}},
+		Explain:  map[string]*render.Explanation{"out": {Reasons: []reason.Reason{reason.Said("because <i>" + evil)}}},
 		Warnings: []string{evil},
 	}
 	var b bytes.Buffer

@@ -57,7 +57,7 @@ func TestNewerFields(t *testing.T) {
 		if got := inPrompt(r); got != "any@before-char" {
 			t.Errorf("a normal generation: %s", got)
 		}
-		if why := strings.Join(r.Explain["swipes"].Reasons, "; "); !strings.Contains(why, "triggers swipe do not include this generation's type (normal)") {
+		if why := strings.Join(r.Explain["swipes"].Texts(), "; "); !strings.Contains(why, "triggers swipe do not include this generation's type (normal)") {
 			t.Errorf("--explain swipes: %s", why)
 		}
 		r = mustRender(t, stInput(t, book, map[string]any{"generationType": "swipe"}, "x", "y"))
@@ -76,7 +76,7 @@ func TestNewerFields(t *testing.T) {
 		if got := inPrompt(r); got != "free@before-char" {
 			t.Errorf("in the prompt: %s", got)
 		}
-		if why := strings.Join(r.Explain["small"].Reasons, "; "); !strings.Contains(why, "the budget (10 tokens) was already full at big") {
+		if why := strings.Join(r.Explain["small"].Texts(), "; "); !strings.Contains(why, "the budget (10 tokens) was already full at big") {
 			t.Errorf("--explain small: %s", why)
 		}
 	})
@@ -152,12 +152,12 @@ func TestExplainGates(t *testing.T) {
 		if x.Active {
 			t.Errorf("%s: activated, want it out", id)
 		}
-		if why := strings.Join(x.Reasons, "; "); !strings.Contains(why, want) {
+		if why := strings.Join(x.Texts(), "; "); !strings.Contains(why, want) {
 			t.Errorf("--explain %s:\n  %s\nwant it to say %q", id, why, want)
 		}
 	}
-	if x := r.Explain["g-a"]; !x.Active || !strings.Contains(strings.Join(x.Reasons, "; "), `activated: key "x" matched in message:2`) {
-		t.Errorf("--explain g-a: %v", x.Reasons)
+	if x := r.Explain["g-a"]; !x.Active || !strings.Contains(strings.Join(x.Texts(), "; "), `activated: key "x" matched in message:2`) {
+		t.Errorf("--explain g-a: %v", x.Texts())
 	}
 }
 
@@ -172,7 +172,7 @@ func TestCooldownExplained(t *testing.T) {
 	if inPrompt(rs[0]) != "amulet@before-char" || inPrompt(rs[1]) != "" {
 		t.Fatalf("turns: %q, %q", inPrompt(rs[0]), inPrompt(rs[1]))
 	}
-	if why := strings.Join(rs[1].Explain["amulet"].Reasons, "; "); !strings.Contains(why, "on cooldown until the chat has 4 messages (it has 3)") {
+	if why := strings.Join(rs[1].Explain["amulet"].Texts(), "; "); !strings.Contains(why, "on cooldown until the chat has 4 messages (it has 3)") {
 		t.Errorf("--explain amulet at length 3: %s", why)
 	}
 	if len(rs[0].Effects) != 1 || rs[0].Effects[0] != (render.Effect{ID: "amulet", Kind: "cooldown", Start: 1, End: 4}) {
@@ -196,7 +196,7 @@ func TestCardFieldsInPrompt(t *testing.T) {
 			t.Errorf("%s: kind %q, trigger %q; want a card field sent always", a.ID, a.Kind, a.Trigger.In)
 		}
 	}
-	if why := strings.Join(r.Explain["first-message"].Reasons, "; "); !strings.Contains(why, "so it is the chat's first message") {
+	if why := strings.Join(r.Explain["first-message"].Texts(), "; "); !strings.Contains(why, "so it is the chat's first message") {
 		t.Errorf("--explain first-message: %s", why)
 	}
 }
@@ -238,7 +238,7 @@ func TestGreetingOpensTheChat(t *testing.T) {
 	if got, want := history(r), "assistant: Hi there. [message:0] | user: hello [message:1]"; got != want {
 		t.Errorf("history:\n got %s\nwant %s", got, want)
 	}
-	if why := strings.Join(r.Explain["first-message"].Reasons, "; "); !strings.Contains(why, "not added again") {
+	if why := strings.Join(r.Explain["first-message"].Texts(), "; "); !strings.Contains(why, "not added again") {
 		t.Errorf("--explain first-message: %s", why)
 	}
 }

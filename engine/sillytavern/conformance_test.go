@@ -266,7 +266,7 @@ func note(seen map[string]bool, tu turn) {
 		}
 	}
 	for _, x := range tu.res.Explain {
-		for _, r := range x.Reasons {
+		for _, r := range x.Texts() {
 			if strings.Contains(r, "by the weighted roll") {
 				seen["group roll"] = true
 			}

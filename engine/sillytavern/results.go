@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
@@ -135,9 +136,9 @@ func (p *prompt) explain(sl *slots) map[string]*render.Explanation {
 			x := out[e.ID]
 			x.Active = e.Enabled
 			if f == "first_mes" || e.Role == "greeting" {
-				x.Reasons = append(x.Reasons, p.greetingReason(e))
+				x.Reasons = append(x.Reasons, reason.Said(p.greetingReason(e)))
 			} else {
-				x.Reasons = append(x.Reasons, fmt.Sprintf("the character card's %s: SillyTavern sends it in its place in the prompt, not as world info", f))
+				x.Reasons = append(x.Reasons, reason.Said(fmt.Sprintf("the character card's %s: SillyTavern sends it in its place in the prompt, not as world info", f)))
 			}
 		}
 	}
@@ -146,26 +147,26 @@ func (p *prompt) explain(sl *slots) map[string]*render.Explanation {
 		a := sc.activationOf(e)
 		if a == nil {
 			if w := sc.why[e.idx]; w != nil {
-				x.Reasons = append(x.Reasons, w.reasons...)
+				x.Reasons = append(x.Reasons, reason.Saids(w.reasons)...)
 			} else {
-				x.Reasons = append(x.Reasons, "not evaluated: the scan ended before it")
+				x.Reasons = append(x.Reasons, reason.Said("not evaluated: the scan ended before it"))
 			}
 			continue
 		}
 		x.Active, x.Level = true, a.pass-1
-		x.Reasons = append(x.Reasons, sc.activationSentence(a))
+		x.Reasons = append(x.Reasons, reason.Said(sc.activationSentence(a)))
 		if a.roll >= 0 {
-			x.Reasons = append(x.Reasons, fmt.Sprintf("probability %v%%: rolled %.2f, passed", e.probability, a.roll))
+			x.Reasons = append(x.Reasons, reason.Said(fmt.Sprintf("probability %v%%: rolled %.2f, passed", e.probability, a.roll)))
 		}
 		switch where, placed := p.placed[e]; {
 		case placed:
-			x.Reasons = append(x.Reasons, fmt.Sprintf("placed at %s, order %v", where, e.order))
+			x.Reasons = append(x.Reasons, reason.Said(fmt.Sprintf("placed at %s, order %v", where, e.order)))
 		case sc.content[e.idx] == "":
-			x.Reasons = append(x.Reasons, "its content is empty after macros, so nothing is sent")
+			x.Reasons = append(x.Reasons, reason.Said("its content is empty after macros, so nothing is sent"))
 		case e.position == posANTop || e.position == posANBottom:
-			x.Reasons = append(x.Reasons, "its place is the Author's Note, which is not sent in this generation (authorsNote.active: false)")
+			x.Reasons = append(x.Reasons, reason.Said("its place is the Author's Note, which is not sent in this generation (authorsNote.active: false)"))
 		default:
-			x.Reasons = append(x.Reasons, fmt.Sprintf("SillyTavern has no insertion point for position %d, so nothing is sent", e.position))
+			x.Reasons = append(x.Reasons, reason.Said(fmt.Sprintf("SillyTavern has no insertion point for position %d, so nothing is sent", e.position)))
 		}
 	}
 	return out

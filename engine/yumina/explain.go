@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
@@ -26,7 +27,9 @@ func explain(in *render.Input, s settings, es []*entry, a *activator, b budgeted
 			continue // duplicate id (lint's duplicate-id): the first one explains
 		}
 		x := &render.Explanation{}
-		x.Active, x.Reasons = w.entry(e, dropped[e])
+		var texts []string
+		x.Active, texts = w.entry(e, dropped[e])
+		x.Reasons = reason.Saids(texts)
 		out[e.ID] = x
 	}
 	return out

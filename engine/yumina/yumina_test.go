@@ -241,7 +241,7 @@ entries:
 	}
 	for id, s := range want {
 		x := r.res.Explain[id]
-		if x == nil || !strings.Contains(strings.Join(x.Reasons, "\n"), s) {
+		if x == nil || !strings.Contains(strings.Join(x.Texts(), "\n"), s) {
 			t.Errorf("--explain %s: %+v, want %q", id, x, s)
 		}
 	}

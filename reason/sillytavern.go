@@ -1,0 +1,5 @@
+package reason
+
+var sillyTavernSentences = map[Code]sentence{}
+
+func passName(p Params) string { return "recursion" }

@@ -1,0 +1,3 @@
+package reason
+
+var yuminaSentences = map[Code]sentence{}
