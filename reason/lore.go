@@ -10,7 +10,6 @@ import (
 const (
 	LoreDisabled          Code = "lore.disabled"
 	LoreConstant          Code = "lore.constant"
-	LoreAlwaysSent        Code = "lore.always-sent"
 	LoreAlwaysSentDefault Code = "lore.always-sent-default" // params: section
 	// LoreKeywordNeverMatches and LoreSecondaryNeverMatches: a /regex/
 	// keyword that does not compile. Params: keyword, error.
@@ -60,7 +59,6 @@ const (
 	LoreExamplesCut    Code = "lore.examples-cut" // params dropped, of, cap
 
 	// What can never bring an entry in (render.Fate's Never).
-	LoreNeverDisabled       Code = "lore.never-disabled"
 	LoreNeverNoKeywordsChat Code = "lore.never-no-keywords-chat-history"
 	LoreNeverNoKeywords     Code = "lore.never-no-keywords" // params section
 	LorePlaceGreeting       Code = "lore.place-greeting"
@@ -68,9 +66,8 @@ const (
 )
 
 var loreSentences = map[Code]sentence{
-	LoreDisabled:   {fixed("disabled (enabled: false): never sent"), nil},
-	LoreConstant:   {fixed("constant entry (chat-history with alwaysSend: true): sent without keywords"), nil},
-	LoreAlwaysSent: {fixed("always sent (alwaysSend: true)"), nil},
+	LoreDisabled: {fixed("disabled (enabled: false): never sent"), nil},
+	LoreConstant: {fixed("constant entry (chat-history with alwaysSend: true): sent without keywords"), nil},
 	LoreAlwaysSentDefault: {func(a args) string {
 		return "always sent (alwaysSend defaults to true in section " + a.str("section") + ")"
 	}, Params{P("section", "system-presets")}},
@@ -169,7 +166,6 @@ var loreSentences = map[Code]sentence{
 		return fmt.Sprintf("%d of its %d messages were left out by the budget: Required was over its cap (%d tokens)", a.int("dropped"), a.int("of"), a.int("cap"))
 	}, Params{P("dropped", 2), P("of", 6), P("cap", 5000)}},
 
-	LoreNeverDisabled:       {fixed("it is disabled (enabled: false)"), nil},
 	LoreNeverNoKeywordsChat: {fixed("a chat-history entry needs keywords, or alwaysSend: true to be constant"), nil},
 	LoreNeverNoKeywords: {func(a args) string {
 		return "alwaysSend: false on a " + a.str("section") + " entry without keywords; add keywords or remove alwaysSend: false"

@@ -23,6 +23,11 @@ const (
 	ConditionsFail    Code = "conditions.fail"
 	ConditionsFailAny Code = "conditions.fail-any"
 
+	// AlwaysSent: an entry sent whatever the chat (alwaysSend: true).
+	AlwaysSent Code = "always-sent"
+	// NeverDisabled: what can never bring a disabled entry in.
+	NeverDisabled Code = "never-disabled"
+
 	// The places of lore's assembly an engine can put an entry in.
 	PlaceSystemPresets Code = "place.system-presets"
 	PlaceExamples      Code = "place.examples"
@@ -70,6 +75,8 @@ var sharedSentences = map[Code]sentence{
 	ConditionsHoldAny:  {conditions("conditions hold (conditionLogic any): "), conditionsExample(true)},
 	ConditionsFail:     {conditions("left out: "), conditionsExample(false)},
 	ConditionsFailAny:  {conditions("left out: no condition holds (conditionLogic any): "), conditionsExample(false)},
+	AlwaysSent:         {fixed("always sent (alwaysSend: true)"), nil},
+	NeverDisabled:      {fixed("it is disabled (enabled: false)"), nil},
 	PlaceSystemPresets: {fixed("system presets (step 1)"), nil},
 	PlaceExamples:      {fixed("example dialogue (step 4)"), nil},
 	PlacePostHistory:   {fixed("post-history (step 13)"), nil},

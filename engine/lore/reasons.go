@@ -33,7 +33,7 @@ func (a *activator) explain(i, window int) *render.Explanation {
 		case e.Section == schema.SectionChatHistory:
 			x.Reasons = append(x.Reasons, at(e, reason.LoreConstant, "alwaysSend"))
 		case e.Has("alwaysSend"):
-			x.Reasons = append(x.Reasons, at(e, reason.LoreAlwaysSent, "alwaysSend"))
+			x.Reasons = append(x.Reasons, at(e, reason.AlwaysSent, "alwaysSend"))
 		default:
 			x.Reasons = append(x.Reasons, at(e, reason.LoreAlwaysSentDefault, "section", reason.P("section", e.Section)))
 		}
@@ -97,12 +97,14 @@ func (a *activator) explain(i, window int) *render.Explanation {
 
 // at is a reason about one field of e, at that field.
 func at(e *schema.Entry, code reason.Code, field string, params ...reason.Param) reason.Reason {
-	return reason.New(code, field, e.FieldPos(field), params...)
+	return onField(e, reason.New(code, field, schema.Pos{}, params...))
 }
 
-// onField puts r at its field of e.
+// onField puts r at its field of e (nowhere when it names none).
 func onField(e *schema.Entry, r reason.Reason) reason.Reason {
-	r.Pos = e.FieldPos(r.Field)
+	if r.Field != "" {
+		r.Pos = e.FieldPos(r.Field)
+	}
 	return r
 }
 
