@@ -1,6 +1,8 @@
 package sillytavern
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -138,7 +140,7 @@ func TestExplainGates(t *testing.T) {
 		"blocked":  "@@dont_activate",
 		"keyless":  "no primary keys, and it is not constant",
 		"kin":      `"kin" occurs only inside other words, and whole words are on (matchWholeWords)`,
-		"and-all":  `primary key "x" matched, but the secondary keys do not satisfy AND_ALL`,
+		"and-all":  `primary key "x" matched, but secondary logic AND_ALL fails in the scanned text: "x" matched ("moon" did not)`,
 		"never":    "probability 0%: rolled",
 		"g-b":      `inclusion group "g" went to g-a by prioritized`,
 		"far":      "no primary key matched in the 2 newest messages (scan depth 2)",
@@ -345,5 +347,43 @@ func TestExampleDialogue(t *testing.T) {
 				t.Errorf("exampleDialogue(%q) = %q, want %q", tc.block, g, tc.want)
 			}
 		})
+	}
+}
+
+// TestExplainSourceWords: --explain names a field as the file the book was
+// read from spells it, and points at it there: a SillyTavern file's
+// disable: true, a card's enabled: false, a lore file's enabled: false.
+func TestExplainSourceWords(t *testing.T) {
+	for _, c := range []struct {
+		name, text, says string
+		line, col        int
+	}{
+		{"st.json", "{\"entries\": {\"0\": {\"uid\": 0, \"key\": [\"x\"], \"comment\": \"off\",\n  \"content\": \"c\", \"disable\": true}}}",
+			"disabled (disable: true)", 2, 30},
+		{"card.json", "{\"spec\": \"chara_card_v2\", \"spec_version\": \"2.0\", \"data\": {\"name\": \"Nova\", \"character_book\": {\"entries\": [\n" +
+			"  {\"keys\": [\"x\"], \"name\": \"off\", \"content\": \"c\", \"enabled\": false, \"insertion_order\": 1}]}}}",
+			"disabled (enabled: false)", 2, 61},
+		{"book.yaml", "settings: {engine: sillytavern}\nentries:\n  - id: off\n    section: chat-history\n    keywords: [x]\n    content: c\n    enabled: false\n",
+			"disabled (enabled: false)", 7, 14},
+	} {
+		path := filepath.Join(t.TempDir(), c.name)
+		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		lb, _, err := formats.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counter, _ := tokenize.Get(tokenize.Chars4)
+		r := mustRender(t, &render.Input{Book: lb, Transcript: &schema.Transcript{Messages: []schema.Message{{Role: "user", Content: "x"}}},
+			Settings: schema.DefaultSettings(), Counter: counter})
+		x := r.Explain["off"]
+		if x == nil || len(x.Reasons) != 1 {
+			t.Fatalf("%s: %+v", c.name, x)
+		}
+		why := x.Reasons[0]
+		if why.Text() != c.says || why.Pos.Line != c.line || why.Pos.Col != c.col {
+			t.Errorf("%s: %q at %d:%d, want %q at %d:%d", c.name, why.Text(), why.Pos.Line, why.Pos.Col, c.says, c.line, c.col)
+		}
 	}
 }

@@ -136,9 +136,9 @@ func (p *prompt) explain(sl *slots) map[string]*render.Explanation {
 			x := out[e.ID]
 			x.Active = e.Enabled
 			if f == "first_mes" || e.Role == "greeting" {
-				x.Reasons = append(x.Reasons, reason.Said(p.greetingReason(e)))
+				x.Reasons = append(x.Reasons, p.greetingReason(e))
 			} else {
-				x.Reasons = append(x.Reasons, reason.Said(fmt.Sprintf("the character card's %s: SillyTavern sends it in its place in the prompt, not as world info", f)))
+				x.Reasons = append(x.Reasons, reason.Reason{Code: reason.STCardField, Params: reason.Params{reason.P("field", f)}})
 			}
 		}
 	}
@@ -147,58 +147,61 @@ func (p *prompt) explain(sl *slots) map[string]*render.Explanation {
 		a := sc.activationOf(e)
 		if a == nil {
 			if w := sc.why[e.idx]; w != nil {
-				x.Reasons = append(x.Reasons, reason.Saids(w.reasons)...)
+				x.Reasons = append(x.Reasons, w.reasons...)
 			} else {
-				x.Reasons = append(x.Reasons, reason.Said("not evaluated: the scan ended before it"))
+				x.Reasons = append(x.Reasons, reason.Reason{Code: reason.STNotEvaluated})
 			}
 			continue
 		}
 		x.Active, x.Level = true, a.pass-1
-		x.Reasons = append(x.Reasons, reason.Said(sc.activationSentence(a)))
+		x.Reasons = append(x.Reasons, sc.activationReason(a))
 		if a.roll >= 0 {
-			x.Reasons = append(x.Reasons, reason.Said(fmt.Sprintf("probability %v%%: rolled %.2f, passed", e.probability, a.roll)))
+			x.Reasons = append(x.Reasons, e.about(reason.STProbabilityPassed, "probability",
+				reason.P("probability", e.probability), reason.P("roll", a.roll)))
 		}
 		switch where, placed := p.placed[e]; {
 		case placed:
-			x.Reasons = append(x.Reasons, reason.Said(fmt.Sprintf("placed at %s, order %v", where, e.order)))
+			ps := []reason.Param{reason.P("position", where.position)}
+			if where.depth != nil {
+				ps = []reason.Param{reason.P("depth", *where.depth), reason.P("role", where.role)}
+			}
+			x.Reasons = append(x.Reasons, e.about(reason.STPlaced, "position", append(ps, reason.P("order", e.order))...))
 		case sc.content[e.idx] == "":
-			x.Reasons = append(x.Reasons, reason.Said("its content is empty after macros, so nothing is sent"))
+			x.Reasons = append(x.Reasons, e.about(reason.STEmptyAfterMacros, "content"))
 		case e.position == posANTop || e.position == posANBottom:
-			x.Reasons = append(x.Reasons, reason.Said("its place is the Author's Note, which is not sent in this generation (authorsNote.active: false)"))
+			x.Reasons = append(x.Reasons, e.about(reason.STAuthorsNoteUnsent, "position"))
 		default:
-			x.Reasons = append(x.Reasons, reason.Said(fmt.Sprintf("SillyTavern has no insertion point for position %d, so nothing is sent", e.position)))
+			x.Reasons = append(x.Reasons, e.about(reason.STNoInsertionPoint, "position", reason.P("position", e.position)))
 		}
 	}
 	return out
 }
 
-func (sc *scan) activationSentence(a *activation) string {
-	pass := ""
-	if a.pass > 1 {
-		pass = fmt.Sprintf(" in pass %d", a.pass)
-	}
+// activationReason says how an entry got in.
+func (sc *scan) activationReason(a *activation) reason.Reason {
+	pass := reason.P("inPass", a.pass)
 	switch a.reason {
 	case "constant":
-		return "activated" + pass + ": constant"
+		return a.e.about(reason.STActivatedConstant, "constant", pass)
 	case "@@activate":
-		return "activated" + pass + ": @@activate"
+		return a.e.about(reason.STActivatedDecorator, "content", pass)
 	case "sticky":
-		return "activated" + pass + ": its sticky effect from an earlier generation keeps it in"
+		return a.e.about(reason.STActivatedSticky, "sticky", pass)
 	}
 	t := sc.trigger(a)
-	return fmt.Sprintf("activated%s: key %q matched in %s", pass, t.Keyword, t.In)
+	return a.e.about(reason.STActivatedKey, "key", pass, reason.P("key", t.Keyword), reason.P("in", t.In))
 }
 
 // greetingReason says why a greeting is, or is not, the chat's first
 // message.
-func (p *prompt) greetingReason(e *schema.Entry) string {
+func (p *prompt) greetingReason(e *schema.Entry) reason.Reason {
 	switch {
 	case e.ID != p.b.greeting:
-		return "a greeting, but not the one SillyTavern opens a chat with (the card's first_mes, else the first greeting): it is not sent"
+		return reason.Reason{Code: reason.STGreetingOther}
 	case p.greeted:
-		return "the character's greeting: SillyTavern opens a new chat with it, so it is the chat's first message"
+		return reason.Reason{Code: reason.STGreeting}
 	}
-	return "the character's greeting: SillyTavern opens a new chat with it, and the transcript already opens with the character's message (where SillyTavern keeps the greeting), so it is not added again"
+	return reason.Reason{Code: reason.STGreetingKept}
 }
 
 // messageRef names the j-th newest scanned message: message:N, or the
