@@ -31,11 +31,11 @@ const (
 	// SecondaryLogic's. STSecondaryUnknown: params key, logic (as written).
 	STSecondaryFails   Code = "sillytavern.secondary-fails"
 	STSecondaryUnknown Code = "sillytavern.secondary-unknown-logic"
-	STGroupHeld        Code = "sillytavern.group-held"    // params group, holder
+	STGroupHeld        Code = "sillytavern.group-held"     // params group, holder
 	STGroupPriority    Code = "sillytavern.group-priority" // params group, winner
-	STGroupRolled      Code = "sillytavern.group-rolled"  // params group, winner, roll, total
-	STGroupSticky      Code = "sillytavern.group-sticky"  // params group, winner
-	STGroupScored      Code = "sillytavern.group-scored"  // params group, winner, score, best
+	STGroupRolled      Code = "sillytavern.group-rolled"   // params group, winner, roll, total
+	STGroupSticky      Code = "sillytavern.group-sticky"   // params group, winner
+	STGroupScored      Code = "sillytavern.group-scored"   // params group, winner, score, best
 	STProbabilityRoll  Code = "sillytavern.probability-roll"
 	STBudgetOver       Code = "sillytavern.budget-over" // params total, budget
 	STBudgetFull       Code = "sillytavern.budget-full" // params budget, at
@@ -43,11 +43,11 @@ const (
 	STNotEvaluated     Code = "sillytavern.not-evaluated"
 
 	// What it did with an entry it activated.
-	STActivatedConstant Code = "sillytavern.activated-constant" // params inPass (0: the first pass)
+	STActivatedConstant  Code = "sillytavern.activated-constant" // params inPass (0: the first pass)
 	STActivatedDecorator Code = "sillytavern.activated-decorator"
-	STActivatedSticky   Code = "sillytavern.activated-sticky"
-	STActivatedKey      Code = "sillytavern.activated-key" // + key, in
-	STProbabilityPassed Code = "sillytavern.probability-passed"
+	STActivatedSticky    Code = "sillytavern.activated-sticky"
+	STActivatedKey       Code = "sillytavern.activated-key" // + key, in
+	STProbabilityPassed  Code = "sillytavern.probability-passed"
 	// STPlaced: params position (its name), or depth and role.
 	STPlaced            Code = "sillytavern.placed"
 	STEmptyAfterMacros  Code = "sillytavern.empty-after-macros"
@@ -68,7 +68,7 @@ const (
 	STPlaceANBottom  Code = "sillytavern.place-an-bottom"
 	STPlaceEMTop     Code = "sillytavern.place-em-top"
 	STPlaceEMBottom  Code = "sillytavern.place-em-bottom"
-	STPlaceOutlet    Code = "sillytavern.place-outlet" // params name
+	STPlaceOutlet    Code = "sillytavern.place-outlet"   // params name
 	STNeverDisabled  Code = "sillytavern.never-disabled" // params field, value
 	STNeverDecorator Code = "sillytavern.never-dont-activate"
 	STNeverRolls     Code = "sillytavern.never-rolls"
@@ -232,12 +232,14 @@ var sillyTavernSentences = map[Code]sentence{
 		}
 		return fmt.Sprintf("placed at %s, order %s", where, a.num("order"))
 	}, Params{P("position", "before-char"), P("order", 100.0)}},
-	STEmptyAfterMacros: {fixed("its content is empty after macros, so nothing is sent"), nil},
+	STEmptyAfterMacros:  {fixed("its content is empty after macros, so nothing is sent"), nil},
 	STAuthorsNoteUnsent: {fixed("its place is the Author's Note, which is not sent in this generation (authorsNote.active: false)"), nil},
 	STNoInsertionPoint: {func(a args) string {
 		return fmt.Sprintf("SillyTavern has no insertion point for position %d, so nothing is sent", a.int("position"))
 	}, Params{P("position", 9)}},
-	STEffect: {func(a args) string { return fmt.Sprintf("%s from now until the chat has %s messages", a.str("kind"), a.num("end")) },
+	STEffect: {func(a args) string {
+		return fmt.Sprintf("%s from now until the chat has %s messages", a.str("kind"), a.num("end"))
+	},
 		Params{P("kind", "sticky"), P("end", 6.0)}},
 	STCardField: {func(a args) string {
 		return fmt.Sprintf("the character card's %s: SillyTavern sends it in its place in the prompt, not as world info", a.str("field"))
