@@ -14,6 +14,7 @@ import (
 	"github.com/lorekit/lore/engine"
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/lint"
+	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
 )
@@ -221,9 +222,6 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 		if opts.context > 0 {
 			c = c.WithContext(opts.context)
 		}
-		if opts.engine != "" {
-			c = c.WithEngine(opts.engine)
-		}
 		if stFile != nil {
 			c = c.WithEngineSettings("sillytavern", stFile)
 		}
@@ -254,7 +252,7 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 				continue
 			}
 			files += max(len(book.Files), 1)
-			books[i], found[i] = book, lint.RunWith(book, vars, cfgOf[i], ds)
+			books[i], found[i] = book, lint.RunWith(book, vars, cfgOf[i].WithEngines(judgeBy(opts.engine, book)), ds)
 			out = append(out, found[i]...)
 		}
 		return out, files, bad, books, found
@@ -293,6 +291,20 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 		all, accepted = baseline.Filter(all)
 	}
 	return finishLint(iox, opts, pr, all, files, unusable, accepted)
+}
+
+// judgeBy resolves, through the registry, the engine a lint judges book by
+// (--engine, else settings.engine, else the engine of the book's format,
+// else lore's; a name the registry does not know, which the schema reports,
+// judges by lore's) and lore's own engine, which lint compares it with.
+func judgeBy(asked string, book *schema.Lorebook) (judge, base render.Engine) {
+	base, _ = engine.Get(engine.Default)
+	name, _ := engine.Choose(asked, book)
+	judge, err := engine.Get(name)
+	if err != nil {
+		judge = base
+	}
+	return judge, base
 }
 
 // finishLint prints the findings (folded into one line per cause in text

@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 
@@ -17,8 +18,9 @@ import (
 // its World Info budget (a share of the context) as CardBudget and its scan
 // depth, Yumina's ASCII word boundaries as WordRune.
 type Engine struct {
-	// Name is the engine the findings are about ("lore").
-	Name string
+	// Name is the engine the findings are about ("lore"); Says how messages
+	// name it (its profile's title: "SillyTavern").
+	Name, Says string
 	// ContextFrom says where Settings.ContextTokens came from, for messages.
 	ContextFrom ContextSource
 	// CardBudget measures the tokens one triggered entry may take at most;
@@ -27,6 +29,9 @@ type Engine struct {
 	// WordRune reports a character that continues a word, for the rules
 	// that judge whether a keyword fires inside a word.
 	WordRune func(rune) bool
+	// Sizer is lore's engine, which sizes what a book always sends for the
+	// rules that measure lore's budget; nil when the lint was not given it.
+	Sizer render.Sizer
 
 	// The rest is set for an engine other than lore's.
 	//
@@ -40,7 +45,7 @@ type Engine struct {
 	NoRequiredCap, NoRecursion bool
 	// WholeWordsNoSpaces, when set, is what matchWholeWords does to a
 	// keyword written without spaces in this engine (whole-word-cjk).
-	WholeWordsNoSpaces string
+	WholeWordsNoSpaces reason.Code
 	// WholeWords, when set, says whether the engine matches a keyword of an
 	// entry as a whole word, and whether the entry itself asks for it (rather
 	// than a global setting); nil is lore's: the entry's matchWholeWords.
@@ -76,7 +81,7 @@ const (
 // loreEngine is lore's own engine (render), with the context size from where it
 // came from.
 func loreEngine(from ContextSource) Engine {
-	return Engine{Name: "lore", ContextFrom: from, WordRune: match.IsWordRune}
+	return Engine{Name: "lore", Says: "lore", ContextFrom: from, WordRune: match.IsWordRune}
 }
 
 // contextSays names the context size the budget rules assumed and where it came

@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
 	"github.com/spf13/viper"
@@ -38,7 +39,8 @@ type Config struct {
 	ignoreRes   []*regexp.Regexp
 	hasReserve  bool
 	contextFlag int
-	engine      string // --engine: the engine to judge by ("" = the book's)
+	// judge is the engine the lint judges by, base lore's own (WithEngines).
+	judge, base render.Engine
 	// engineSettings are engines' settings laid over the manifest's
 	// (--st-settings), by engine name.
 	engineSettings map[string]map[string]any

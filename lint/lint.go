@@ -118,7 +118,7 @@ func RunWith(book *schema.Lorebook, vars *schema.Vars, cfg *Config, loaded []dia
 		}
 		settings, from := cfg.settings(book)
 		ctx := &Context{Book: book, Vars: vars, Settings: settings,
-			Engine: engineFor(cfg, cfg.engineName(book), book, vars, settings, from),
+			Engine: engineFor(cfg, book, vars, settings, from),
 			shared: &shared{}, rejected: rejected}
 		ctx.prepare()
 		for i := range registry {

@@ -34,7 +34,8 @@ const (
 	PlacePostHistory   Code = "place.post-history"
 	PlaceTriggered     Code = "place.triggered"
 	// PlaceHistory is a place in the chat history. Params: after (the
-	// messages after it), depth, and role when the engine gives one.
+	// messages after it), depth, role when the engine gives one, defaultOf
+	// (the engine's title) when the depth is the engine's default.
 	PlaceHistory Code = "place.history"
 
 	// Prose is a sentence not yet given a code of its own (params: text).
@@ -81,7 +82,7 @@ var sharedSentences = map[Code]sentence{
 	PlaceExamples:      {fixed("example dialogue (step 4)"), nil},
 	PlacePostHistory:   {fixed("post-history (step 13)"), nil},
 	PlaceTriggered:     {fixed("the triggered block (step 6)"), nil},
-	PlaceHistory:       {func(a args) string { return historyPlace(a, "") }, Params{P("after", 3), P("depth", 2)}},
+	PlaceHistory:       {historyPlace, Params{P("after", 3), P("depth", 2)}},
 	Prose:              {func(a args) string { return a.str("text") }, Params{P("text", "a sentence")}},
 }
 
@@ -158,8 +159,8 @@ func (c Condition) text() string {
 // historyPlace phrases a place in the chat history: the messages that come
 // after the entry ("after the newest message", "just before the newest
 // message", "with 3 messages after it"), then the depth it came from, the
-// role it gets and a note ("depth 4, Yumina's default").
-func historyPlace(a args, note string) string {
+// role it gets and whose default it is ("depth 4, Yumina's default").
+func historyPlace(a args) string {
 	var where string
 	switch after := a.int("after"); after {
 	case 0:
@@ -173,8 +174,8 @@ func historyPlace(a args, note string) string {
 	if a.has("role") {
 		depth += ", role " + a.str("role")
 	}
-	if note != "" {
-		depth += ", " + note
+	if of := a.str("defaultOf"); of != "" {
+		depth += ", " + of + "'s default"
 	}
 	return "the chat history, " + where + " (" + depth + ")"
 }

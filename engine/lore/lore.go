@@ -8,6 +8,7 @@ package lore
 import (
 	"sync"
 
+	"github.com/lorekit/lore/match"
 	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
@@ -45,6 +46,20 @@ func (eng *Engine) index(book *schema.Lorebook) *keywordIndex {
 
 // Name is "lore".
 func (*Engine) Name() string { return Name }
+
+// Profile is lore's engine as data (render.Profile): Unicode word
+// boundaries, recursion by levels up to recursionLimit, SPEC §4's budget.
+var Profile = render.Profile{
+	Name: Name, Title: "lore", New: func() render.Engine { return New() },
+	WordRune:  match.IsWordRune,
+	Recursion: render.RecursionLevels, Budget: render.BudgetShares, AlwaysSent: render.AlwaysInBudget,
+	Reads: []string{"id", "name", "content", "role", "apiRole", "section", "position", "enabled", "alwaysSend",
+		"keywords", "matchWholeWords", "secondaryKeywords", "secondaryKeywordLogic", "conditions", "conditionLogic",
+		"depth", "preventRecursion", "excludeRecursion"},
+}
+
+// Profile is lore's Profile.
+func (*Engine) Profile() *render.Profile { return &Profile }
 
 // SizeUp sizes what the lorebook always sends (see the package function SizeUp).
 func (*Engine) SizeUp(in *render.Input) *render.Sizing { return SizeUp(in) }
