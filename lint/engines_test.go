@@ -1,8 +1,14 @@
 package lint
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/engine"
+	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
@@ -37,3 +43,34 @@ func withEngines(cfg *Config, asked string, book *schema.Lorebook) *Config {
 }
 
 var _ render.Engine // the engines lint is given are render's
+
+// TestFindingAtItsField: a SillyTavern file's entry that SillyTavern never
+// sends because its probability is 0 is reported at probability, not at its
+// key: a finding caused by a field points at that field.
+func TestFindingAtItsField(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "book.json")
+	text := `{"entries": {"0": {
+  "uid": 0,
+  "key": ["storm"],
+  "content": "A storm comes.",
+  "useProbability": true,
+  "probability": 0
+}}}`
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	book, ds, err := formats.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range runWith(book, nil, nil, ds) {
+		if d.Rule == "unreachable-entry" {
+			got = append(got, fmt.Sprintf("%d:%d %s", d.Line, d.Column, d.Message))
+		}
+	}
+	want := "6:18 entry \"storm\" can never be sent by SillyTavern: probability 0 with useProbability: its roll never passes; raise the probability or turn useProbability off"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}

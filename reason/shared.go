@@ -37,22 +37,7 @@ const (
 	// messages after it), depth, role when the engine gives one, defaultOf
 	// (the engine's title) when the depth is the engine's default.
 	PlaceHistory Code = "place.history"
-
-	// Prose is a sentence not yet given a code of its own (params: text).
-	Prose Code = "prose"
 )
-
-// Said is a reason that is only its text.
-func Said(text string) Reason { return Reason{Code: Prose, Params: Params{P("text", text)}} }
-
-// Saids is Said of each text.
-func Saids(texts []string) []Reason {
-	out := make([]Reason, len(texts))
-	for i, t := range texts {
-		out[i] = Said(t)
-	}
-	return out
-}
 
 // Condition is one condition of an entry with its verdict, for the
 // conditions' reasons.
@@ -83,7 +68,6 @@ var sharedSentences = map[Code]sentence{
 	PlacePostHistory:   {fixed("post-history (step 13)"), nil},
 	PlaceTriggered:     {fixed("the triggered block (step 6)"), nil},
 	PlaceHistory:       {historyPlace, Params{P("after", 3), P("depth", 2)}},
-	Prose:              {func(a args) string { return a.str("text") }, Params{P("text", "a sentence")}},
 }
 
 func fixed(s string) func(args) string { return func(args) string { return s } }
