@@ -108,6 +108,9 @@ type activator struct {
 	// in win, -1 when g did not occur there).
 	win     []windowGroup
 	winSlot []int32
+	// noMatch is the reason of the entries no keyword of which matched in
+	// the scan window (windowReason).
+	noMatch reason.Reason
 }
 
 func newActivator(in *render.Input, kw *keywordIndex) *activator {

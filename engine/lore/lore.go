@@ -205,12 +205,11 @@ func (idx entryIndex) of(p render.Piece) *render.Activated {
 func explain(in *render.Input, act *Activation, idx entryIndex, pieces, kept []render.Piece, out []render.ActivatedOut, r *render.Report) map[string]*render.Explanation {
 	res := map[string]*render.Explanation{}
 	for _, e := range in.Book.Entries {
+		// Activation's explanation, which assembly and the budget add to:
+		// the activation is this render's own.
 		x := &render.Explanation{}
-		if act != nil {
-			if w := act.Why[e.ID]; w != nil {
-				x.Active, x.Level = w.Active, w.Level
-				x.Reasons = append(x.Reasons, w.Reasons...)
-			}
+		if act != nil && act.Why[e.ID] != nil {
+			x = act.Why[e.ID]
 		}
 		res[e.ID] = x
 	}

@@ -64,17 +64,10 @@ func (a *activator) explain(i, window int) *render.Explanation {
 		return x
 	}
 	// Out: what the chat did, then what recursion did.
-	switch {
-	case window <= 0 || len(a.msgs) == 0:
-		x.Reasons = append(x.Reasons, reason.Reason{Code: reason.LoreNothingScanned,
-			Params: reason.Params{reason.P("window", max(window, 0)), reason.P("messages", len(a.msgs))}})
-	case st.secMiss.Code != "":
+	if st.secMiss.Code != "" && window > 0 && len(a.msgs) > 0 {
 		x.Reasons = append(x.Reasons, st.secMiss)
-	case window >= len(a.msgs):
-		x.Reasons = append(x.Reasons, at(e, reason.LoreNoMatchTranscript, "keywords",
-			reason.P("messages", len(a.msgs)), reason.P("window", window)))
-	default:
-		x.Reasons = append(x.Reasons, at(e, reason.LoreNoMatchWindow, "keywords", reason.P("window", window)))
+	} else {
+		x.Reasons = append(x.Reasons, onField(e, a.windowReason(window)))
 	}
 	// A key that is a list typed into one field matches only where the whole
 	// list is written: say so, or "no keyword matched" hides why.
@@ -93,6 +86,26 @@ func (a *activator) explain(i, window int) *render.Explanation {
 			Params: reason.Params{reason.P("count", st.recMissMore)}})
 	}
 	return x
+}
+
+// windowReason says what the scan window held when no keyword of an entry
+// matched there: one reason for every such entry of a render, whose params
+// they share.
+func (a *activator) windowReason(window int) reason.Reason {
+	if a.noMatch.Code != "" {
+		return a.noMatch
+	}
+	switch {
+	case window <= 0 || len(a.msgs) == 0:
+		a.noMatch = reason.Reason{Code: reason.LoreNothingScanned,
+			Params: reason.Params{reason.P("window", max(window, 0)), reason.P("messages", len(a.msgs))}}
+	case window >= len(a.msgs):
+		a.noMatch = reason.Reason{Code: reason.LoreNoMatchTranscript, Field: "keywords",
+			Params: reason.Params{reason.P("messages", len(a.msgs)), reason.P("window", window)}}
+	default:
+		a.noMatch = reason.Reason{Code: reason.LoreNoMatchWindow, Field: "keywords", Params: reason.Params{reason.P("window", window)}}
+	}
+	return a.noMatch
 }
 
 // at is a reason about one field of e, at that field.
@@ -116,7 +129,8 @@ func (a *activator) keywordHit(code reason.Code, h match.Hit, params ...reason.P
 	if a.refs[h.Pattern].secondary {
 		field = "secondaryKeywords"
 	}
-	return reason.New(code, field, kw.Pos, append([]reason.Param{reason.P("keyword", kw.Text)}, params...)...)
+	ps := make(reason.Params, 0, 1+len(params))
+	return reason.Reason{Code: code, Field: field, Pos: kw.Pos, Params: append(append(ps, reason.P("keyword", kw.Text)), params...)}
 }
 
 func (a *activator) activeReasons(i int) []reason.Reason {
