@@ -52,6 +52,13 @@ type Profile struct {
 	Reads []string
 }
 
+// EntryFields are the fields of lore's entry an engine can act on (tags,
+// folders, lint directives and other tools' extensions are for tools):
+// lore's and Yumina's engines read them all (Profile.Reads).
+var EntryFields = []string{"id", "name", "content", "role", "apiRole", "section", "position", "enabled", "alwaysSend",
+	"keywords", "matchWholeWords", "secondaryKeywords", "secondaryKeywordLogic", "conditions", "conditionLogic",
+	"depth", "preventRecursion", "excludeRecursion"}
+
 // RecursionModel is an engine's recursion model.
 type RecursionModel string
 

@@ -53,9 +53,7 @@ var Profile = render.Profile{
 	Name: Name, Title: "lore", New: func() render.Engine { return New() },
 	WordRune:  match.IsWordRune,
 	Recursion: render.RecursionLevels, Budget: render.BudgetShares, AlwaysSent: render.AlwaysInBudget,
-	Reads: []string{"id", "name", "content", "role", "apiRole", "section", "position", "enabled", "alwaysSend",
-		"keywords", "matchWholeWords", "secondaryKeywords", "secondaryKeywordLogic", "conditions", "conditionLogic",
-		"depth", "preventRecursion", "excludeRecursion"},
+	Reads: render.EntryFields,
 }
 
 // Profile is lore's Profile.

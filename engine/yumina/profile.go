@@ -15,9 +15,7 @@ var Profile = render.Profile{
 	WordRune:           match.JSWordRune,
 	WholeWordsNoSpaces: reason.YuminaNoSpaceWords,
 	Recursion:          render.RecursionOptIn, Budget: render.BudgetOwn, AlwaysSent: render.AlwaysOutsideBudget,
-	Reads: []string{"id", "name", "content", "role", "apiRole", "section", "position", "enabled", "alwaysSend",
-		"keywords", "matchWholeWords", "secondaryKeywords", "secondaryKeywordLogic", "conditions", "conditionLogic",
-		"depth", "preventRecursion", "excludeRecursion"},
+	Reads: render.EntryFields,
 }
 
 // Profile is Yumina's Profile.
