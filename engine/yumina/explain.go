@@ -2,7 +2,6 @@ package yumina
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -271,11 +270,4 @@ func (w *why) snippet(at [2]int) string {
 		post = "…"
 	}
 	return "“" + pre + body + post + "”"
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
 }
