@@ -13,10 +13,11 @@ import (
 // Engine is everything the rules take for granted about the engine that will
 // send the lorebook, in one place: the context size (and where that number came
 // from), the budget a triggered entry competes for, and what ends a word. Rules
-// read these fields and never decide them themselves, so an engine profile
-// (`--engine`) plugs in by building another Engine: SillyTavern's would give
-// its World Info budget (a share of the context) as CardBudget and its scan
-// depth, Yumina's ASCII word boundaries as WordRune.
+// read these fields and never decide them themselves. engineFor fills them
+// from the engine the lint was given (Config.WithEngines): its render.Profile
+// (word characters, budget and always-sent models) and its
+// render.Description of the book (fates, recursion, budget, whole words), so
+// no rule knows an engine by name.
 type Engine struct {
 	// Name is the engine the findings are about ("lore"); Says how messages
 	// name it (its profile's title: "SillyTavern").
