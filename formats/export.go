@@ -80,7 +80,11 @@ func camelToSnake(s string) string {
 // stFields is the SillyTavern entry for e: the fields kept at import,
 // overlaid with everything lore's model says, ST's defaults for the rest.
 // The rules are the inverse of mapST and are documented in docs/formats.md.
-func stFields(e *schema.Entry) map[string]any { return newSTEntry(e, "").Map() }
+func stFields(e *schema.Entry) map[string]any {
+	var v STEntry // on the stack: Map is all export wants of it
+	v.init(e, "")
+	return v.Map()
+}
 
 // unknownLogic is a kept selectiveLogic that is not one of ST's four.
 func unknownLogic(v any) bool {

@@ -286,7 +286,10 @@ func (x *exportLosser) foreign(e *schema.Entry) {
 			}
 			continue
 		}
-		k := kept{e: e, format: f, m: m, st: stKeptView(e, f)}
+		k := kept{e: e, format: f, m: m}
+		if stFamily[f] {
+			k.st = stKeptView(e, f)
+		}
 		var ls []Loss
 		switch f {
 		case FormatSillyTavern:

@@ -20,7 +20,10 @@ func ImportLosses(lb *schema.Lorebook) []Loss {
 			if !ok {
 				continue
 			}
-			k := kept{e: e, format: f, m: m, st: stKeptView(e, f)}
+			k := kept{e: e, format: f, m: m}
+			if stFamily[f] {
+				k.st = stKeptView(e, f)
+			}
 			switch f {
 			case FormatSillyTavern:
 				out = append(out, actedOn(k.stLosses(), FormatSillyTavern)...)
@@ -65,7 +68,7 @@ type kept struct {
 	e      *schema.Entry
 	format string
 	m      map[string]any
-	st     *STEntry // the entry seen through them, for ST's fields (ST and cards)
+	st     stKeptFields // they seen as ST's fields (ST and cards: STEntry.Kept)
 }
 
 // loss is a loss of field (as the source names it) on k's entry, at the

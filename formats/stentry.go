@@ -24,20 +24,25 @@ type STEntry struct {
 	// format is the format of the file the book was read from: it decides
 	// how Field spells a field lore maps.
 	format string
-	// kept is what the entry kept of its SillyTavern fields (stKept),
-	// read-only: an ST entry's extensions.sillytavern itself, or a card
-	// entry's fields under ST's names. card and inner are the card entry's
-	// own kept fields and its extensions, as written.
-	kept        map[string]any
-	card, inner map[string]any
-	cardFormat  string
-	fromST      bool // the entry came from SillyTavern or a card
-	outletKept  bool // disable is the one it came with (an outlet lore imported disabled)
+	stKeptFields
+	fromST     bool // the entry came from SillyTavern or a card
+	ownKept    bool // kept was made for this view (a card's fields), Map may take it
+	outletKept bool // disable is the one it came with (an outlet lore imported disabled)
 	// mapped holds the fields lore's model decides, by stMapped index; set
 	// says which of them it decides for this entry (the others are kept or
 	// at ST's default).
 	mapped [stNumMapped]any
 	set    uint32
+}
+
+// stKeptFields are what an entry kept of SillyTavern's fields (stKept),
+// read-only: kept is an ST entry's extensions.sillytavern itself, or a card
+// entry's fields under ST's names; card and inner are the card entry's own
+// kept fields and its extensions, as written, and cardFormat its format.
+type stKeptFields struct {
+	kept        map[string]any
+	card, inner map[string]any
+	cardFormat  string
 }
 
 // The fields lore's model decides, as SillyTavern names them.
@@ -108,8 +113,16 @@ func NewSTEntry(e *schema.Entry, format string) *STEntry { return newSTEntry(e, 
 // newSTEntry maps e as stFields always has: the kept fields, overlaid with
 // what lore's model says (stSetMapped, stPositionFor, stDisable).
 func newSTEntry(e *schema.Entry, format string) *STEntry {
-	v := &STEntry{Entry: e, format: format}
+	v := &STEntry{}
+	v.init(e, format)
+	return v
+}
+
+// init makes v the view of e (newSTEntry).
+func (v *STEntry) init(e *schema.Entry, format string) {
+	v.Entry, v.format = e, format
 	v.kept, v.cardFormat, v.card, v.inner = stKept(e)
+	v.ownKept = v.card != nil
 	_, isST := e.Extensions[FormatSillyTavern].(map[string]any)
 	v.fromST = isST || v.card != nil
 	keptPos := -1
@@ -125,7 +138,6 @@ func newSTEntry(e *schema.Entry, format string) *STEntry {
 	v.put(stmDisable, stDisable(v.kept, e, pos, keptDisable || !v.fromST))
 	_, keptBool := v.kept["disable"].(bool)
 	v.outletKept = pos == stOutlet && !e.Enabled && keptBool
-	return v
 }
 
 func (v *STEntry) put(i int, x any) {
@@ -307,14 +319,21 @@ func (v *STEntry) UID() (string, bool) {
 }
 
 // Map is the SillyTavern entry as export writes it: every field, the kept
-// ones included. The map is the caller's.
+// ones included. The map is the caller's; the view may hand over its own
+// copy of a card entry's fields to it, so it is not read after Map.
 func (v *STEntry) Map() map[string]any {
-	// Sized for every field of an exported entry: growing the map on the
-	// way cost a third of building it.
-	st := make(map[string]any, len(stTemplate)+len(v.kept)/4+4)
-	for k, x := range v.kept {
-		if k != "lineEndings" {
-			st[k] = x
+	var st map[string]any
+	if v.ownKept {
+		st, v.ownKept = v.kept, false // a card's fields seen with ST's names: made for this view
+		delete(st, "lineEndings")
+	} else {
+		// Sized for every field of an exported entry: growing the map on
+		// the way cost a third of building it.
+		st = make(map[string]any, len(stTemplate)+len(v.kept)/4+4)
+		for k, x := range v.kept {
+			if k != "lineEndings" {
+				st[k] = x
+			}
 		}
 	}
 	for i, f := range stMapped {
@@ -448,7 +467,7 @@ var cardTopST = map[string]string{"selective": "selective", "caseSensitive": "ca
 // spellings): in a card entry's extensions first, then among its kept
 // fields. field is the name relative to the kept object ("probability",
 // "extensions.probability"), as the loss report names it.
-func (v *STEntry) Kept(names ...string) (x any, field string, ok bool) {
+func (v *stKeptFields) Kept(names ...string) (x any, field string, ok bool) {
 	m := v.kept
 	if v.cardFormat != "" {
 		m = v.card
@@ -464,10 +483,10 @@ func (v *STEntry) Kept(names ...string) (x any, field string, ok bool) {
 	return nil, "", false
 }
 
-// stKeptView is the entry's view through the fields it kept of one format
-// (sillytavern or a card's), for the loss report, which reads only those.
-func stKeptView(e *schema.Entry, format string) *STEntry {
-	v := &STEntry{Entry: e, format: format}
+// stKeptView is the fields an entry kept of one format (sillytavern or a
+// card's), for the loss report, which reads only those.
+func stKeptView(e *schema.Entry, format string) stKeptFields {
+	var v stKeptFields
 	m, _ := e.Extensions[format].(map[string]any)
 	if format == FormatSillyTavern {
 		v.kept = m
@@ -492,7 +511,8 @@ func stKept(e *schema.Entry) (st map[string]any, format string, card, inner map[
 		return nil, "", nil, nil
 	}
 	inner, _ = card["extensions"].(map[string]any)
-	st = make(map[string]any, len(inner)+8)
+	// Sized for every field of an exported entry (STEntry.Map takes it).
+	st = make(map[string]any, len(stTemplate)+4)
 	for k, v := range inner {
 		st[snakeToCamel(k)] = v
 	}
