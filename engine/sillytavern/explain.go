@@ -33,8 +33,6 @@ const (
 type whyNot struct {
 	reasons []reason.Reason
 	gates   []gate // the gate of each reason
-	last    gate
-	said    reason.Reason
 }
 
 // gate records that e met gate g for reason r in this pass.
@@ -44,10 +42,9 @@ func (sc *scan) gate(e *entry, g gate, r reason.Reason) {
 		w = &whyNot{}
 		sc.why[e.idx] = w
 	}
-	if w.last == g && (g == gateKeys || w.said.Same(r)) {
-		return
+	if n := len(w.gates); n > 0 && w.gates[n-1] == g && (g == gateKeys || w.reasons[n-1].Same(r)) {
+		return // Same leaves the pass out
 	}
-	w.last, w.said = g, r
 	if sc.passes > 1 {
 		r = r.With(sc.passParams()...)
 	}
@@ -107,16 +104,35 @@ func (sc *scan) filterReason(e *entry, what string, list []string) reason.Reason
 // were there only inside other words.
 func (sc *scan) noKeyMatched(e *entry, state int) reason.Reason {
 	d := sc.buf.depth(e)
-	ps := []reason.Param{reason.P("depth", d), reason.P("own", e.scanDepth != nil)}
+	k := noKeyWindow{depth: d, own: e.scanDepth != nil}
 	if d > 0 {
-		ps = append(ps, reason.P("messages", min(int(min(d, maxScanDepth)), len(sc.buf.chat))),
-			reason.P("authorsNote", len(sc.buf.inject) > 0),
-			reason.P("recursion", len(sc.buf.recurse) > 0 && state != stateMinActivations))
-		if inside := sc.insideWords(e); len(inside) > 0 {
-			ps = append(ps, reason.P("inside", inside))
+		k.messages, k.authorsNote = min(int(min(d, maxScanDepth)), len(sc.buf.chat)), len(sc.buf.inject) > 0
+		k.recursion = len(sc.buf.recurse) > 0 && state != stateMinActivations
+	}
+	ps, ok := sc.windows[k]
+	if !ok {
+		ps = reason.Params{reason.P("depth", d), reason.P("own", k.own)}
+		if d > 0 {
+			ps = append(ps, reason.P("messages", k.messages), reason.P("authorsNote", k.authorsNote), reason.P("recursion", k.recursion))
 		}
+		if sc.windows == nil {
+			sc.windows = map[noKeyWindow]reason.Params{}
+		}
+		sc.windows[k] = ps
+	}
+	if inside := sc.insideWords(e); d > 0 && len(inside) > 0 {
+		ps = append(ps[:len(ps):len(ps)], reason.P("inside", inside))
 	}
 	return e.about(reason.STNoKeyMatched, "key", ps...)
+}
+
+// noKeyWindow is what an entry's keys were matched against; the entries
+// matched against one window share its reason's params (scan.windows).
+type noKeyWindow struct {
+	depth                  float64
+	own                    bool
+	messages               int
+	authorsNote, recursion bool
 }
 
 // insideWords names the keys that were in the window only inside other

@@ -147,13 +147,22 @@ func (p *prompt) explain(sl *slots) map[string]*render.Explanation {
 		a := sc.activationOf(e)
 		if a == nil {
 			if w := sc.why[e.idx]; w != nil {
-				x.Reasons = append(x.Reasons, w.reasons...)
+				if len(x.Reasons) == 0 {
+					x.Reasons = w.reasons // the scan's, which this generation is done with
+				} else {
+					x.Reasons = append(x.Reasons, w.reasons...)
+				}
 			} else {
 				x.Reasons = append(x.Reasons, reason.Reason{Code: reason.STNotEvaluated})
 			}
 			continue
 		}
 		x.Active, x.Level = true, a.pass-1
+		n := 2 // how it got in, where it went
+		if a.roll >= 0 {
+			n++
+		}
+		x.Reasons = append(make([]reason.Reason, 0, len(x.Reasons)+n), x.Reasons...)
 		x.Reasons = append(x.Reasons, sc.activationReason(a))
 		if a.roll >= 0 {
 			x.Reasons = append(x.Reasons, e.about(reason.STProbabilityPassed, "probability",
@@ -161,9 +170,11 @@ func (p *prompt) explain(sl *slots) map[string]*render.Explanation {
 		}
 		switch where, placed := p.placed[e]; {
 		case placed:
-			ps := []reason.Param{reason.P("position", where.position)}
+			ps := make(reason.Params, 0, 3)
 			if where.depth != nil {
-				ps = []reason.Param{reason.P("depth", *where.depth), reason.P("role", where.role)}
+				ps = append(ps, reason.P("depth", *where.depth), reason.P("role", where.role))
+			} else {
+				ps = append(ps, reason.P("position", where.position))
 			}
 			x.Reasons = append(x.Reasons, e.about(reason.STPlaced, "position", append(ps, reason.P("order", e.order))...))
 		case sc.content[e.idx] == "":

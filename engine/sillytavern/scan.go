@@ -44,6 +44,7 @@ type scan struct {
 	chatIndex  []int             // transcript index of each scanned message (-1: the greeting)
 	greeting   string            // the greeting's entry id
 	why        []*whyNot
+	windows    map[noKeyWindow]reason.Params // noKeyMatched's params, by window
 }
 
 // activation is an entry SillyTavern activated, and how.
