@@ -82,7 +82,7 @@ func camelToSnake(s string) string {
 // The rules are the inverse of mapST and are documented in docs/formats.md.
 func stFields(e *schema.Entry) map[string]any {
 	var v STEntry // on the stack: Map is all export wants of it
-	v.init(e, "")
+	v.init(e, "", true)
 	return v.Map()
 }
 

@@ -220,7 +220,7 @@ func (x *exportLosser) placement(e *schema.Entry) {
 	}
 	inChat := e.Section == schema.SectionChatHistory && e.Depth != nil
 	if e.Section == schema.SectionPostHistory {
-		st, _, _, _ := stKept(e)
+		st, _, _, _ := stKept(e, 8)
 		p, _ := st["position"].(float64)
 		inChat = p != stANTop && p != stANBottom
 	}
@@ -349,7 +349,7 @@ func reimportIDs(lb *schema.Lorebook, target string) map[*schema.Entry]string {
 	var places []int // in lb.Entries
 	for n, e := range lb.Entries {
 		if isWorldInfo(e) {
-			st, _, _, _ := stKept(e)
+			st, _, _, _ := stKept(e, 8)
 			world, kept, uids, places = append(world, e), append(kept, st), append(uids, st["uid"]), append(places, n)
 		}
 	}

@@ -98,9 +98,11 @@ var stMappedIndex = func() map[string]int {
 // order (nil for a nil entry).
 func STEntries(lb *schema.Lorebook) []*STEntry {
 	out := make([]*STEntry, len(lb.Entries))
+	views := make([]STEntry, len(lb.Entries)) // one allocation for the book
 	for i, e := range lb.Entries {
 		if e != nil {
-			out[i] = newSTEntry(e, lb.Format)
+			views[i].init(e, lb.Format, false)
+			out[i] = &views[i]
 		}
 	}
 	return out
@@ -114,14 +116,19 @@ func NewSTEntry(e *schema.Entry, format string) *STEntry { return newSTEntry(e, 
 // what lore's model says (stSetMapped, stPositionFor, stDisable).
 func newSTEntry(e *schema.Entry, format string) *STEntry {
 	v := &STEntry{}
-	v.init(e, format)
+	v.init(e, format, false)
 	return v
 }
 
-// init makes v the view of e (newSTEntry).
-func (v *STEntry) init(e *schema.Entry, format string) {
+// init makes v the view of e (newSTEntry); forMap sizes a card entry's
+// fields for Map, which adds every field of ST's template to them.
+func (v *STEntry) init(e *schema.Entry, format string, forMap bool) {
 	v.Entry, v.format = e, format
-	v.kept, v.cardFormat, v.card, v.inner = stKept(e)
+	size := 8
+	if forMap {
+		size = len(stTemplate) + 4
+	}
+	v.kept, v.cardFormat, v.card, v.inner = stKept(e, size)
 	v.ownKept = v.card != nil
 	_, isST := e.Extensions[FormatSillyTavern].(map[string]any)
 	v.fromST = isST || v.card != nil
@@ -500,9 +507,9 @@ func stKeptView(e *schema.Entry, format string) stKeptFields {
 // stKept is what the entry kept of its SillyTavern fields: an ST entry's
 // extensions.sillytavern as is (not a copy: callers only read it), or a card
 // entry's fields seen with ST's names (its extensions in camelCase, its
-// enabled as disable), with the card's format, its kept fields and its
-// extensions.
-func stKept(e *schema.Entry) (st map[string]any, format string, card, inner map[string]any) {
+// enabled as disable; room for size more), with the card's format, its kept
+// fields and its extensions.
+func stKept(e *schema.Entry, size int) (st map[string]any, format string, card, inner map[string]any) {
 	if m, ok := e.Extensions[FormatSillyTavern].(map[string]any); ok {
 		return m, "", nil, nil
 	}
@@ -511,8 +518,7 @@ func stKept(e *schema.Entry) (st map[string]any, format string, card, inner map[
 		return nil, "", nil, nil
 	}
 	inner, _ = card["extensions"].(map[string]any)
-	// Sized for every field of an exported entry (STEntry.Map takes it).
-	st = make(map[string]any, len(stTemplate)+4)
+	st = make(map[string]any, len(inner)+size)
 	for k, v := range inner {
 		st[snakeToCamel(k)] = v
 	}
