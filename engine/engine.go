@@ -1,8 +1,11 @@
 // Package engine is the registry of the roleplay engines lore simulates. An
-// engine decides activation, placement and assembly (render.Engine); matching,
-// tokenizing, the budget arithmetic, macros and the outputs are shared (match,
-// tokenize, render, output). The list below is explicit: an engine is added by
-// one line here and a package of its own under engine/.
+// engine decides activation, placement and assembly (render.Engine) and says
+// what it is as data (render.Profile); matching, tokenizing, the budget
+// arithmetic, macros, the sentences and the outputs are shared (match,
+// tokenize, render, reason, output). The list below is explicit: an engine
+// is added by a package of its own under engine/ and one line here. Nothing
+// else in lore names an engine: lint, the outputs and the schema's enum read
+// the profiles.
 package engine
 
 import (
@@ -16,26 +19,38 @@ import (
 	"github.com/lorekit/lore/schema"
 )
 
-// Default is the engine used when neither --engine nor settings.engine names one.
+// engines lists every engine's profile, in the order `--help` shows them,
+// the default first.
+var engines = []*render.Profile{
+	&lore.Profile,
+	&yumina.Profile,
+	&sillytavern.Profile,
+}
+
+func init() { schema.SetEngines(Names()) }
+
+// Default is the engine used when neither --engine nor settings.engine names
+// one (and the book's format has no engine of its own).
 const Default = lore.Name
 
-// engines lists every engine, by name, in the order `--help` shows them.
-var engines = []struct {
-	name, title string // title: the tool's name as people write it
-	new         func() render.Engine
-}{
-	{lore.Name, "lore", func() render.Engine { return lore.New() }},
-	{yumina.Name, "Yumina", func() render.Engine { return yumina.New() }},
-	{sillytavern.Name, "SillyTavern", func() render.Engine { return sillytavern.New() }},
+// Profiles lists the engines' profiles, the default first.
+func Profiles() []*render.Profile { return engines }
+
+// Lookup is the profile of the engine with that name.
+func Lookup(name string) (*render.Profile, bool) {
+	for _, p := range engines {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return nil, false
 }
 
 // Title is the name of the tool an engine simulates as people write it
 // ("SillyTavern"), for messages; the name itself when it is unknown.
 func Title(name string) string {
-	for _, e := range engines {
-		if e.name == name {
-			return e.title
-		}
+	if p, ok := Lookup(name); ok {
+		return p.Title
 	}
 	return name
 }
@@ -43,34 +58,29 @@ func Title(name string) string {
 // Names lists the engines' names, the default first.
 func Names() []string {
 	out := make([]string, len(engines))
-	for i, e := range engines {
-		out[i] = e.name
+	for i, p := range engines {
+		out[i] = p.Name
 	}
 	return out
 }
 
 // Get returns the engine with that name.
 func Get(name string) (render.Engine, error) {
-	for _, e := range engines {
-		if e.name == name {
-			return e.new(), nil
-		}
+	if p, ok := Lookup(name); ok {
+		return p.New(), nil
 	}
 	return nil, fmt.Errorf("unknown engine %q (valid: %s)", name, strings.Join(Names(), ", "))
 }
 
-// ForFormat is the engine whose behaviour a foreign format's books are written
-// for, when lore simulates it ("" for lore's own files and for formats whose
-// engine lore does not simulate).
+// ForFormat is the engine whose behaviour a foreign format's books are
+// written for (its profile lists the format), "" for lore's own files and
+// for formats whose engine lore does not simulate.
 func ForFormat(format string) string {
-	var name string
-	switch format {
-	case "sillytavern", "card-v2", "card-v3", "lorebook-v3":
-		name = "sillytavern"
-	}
-	for _, e := range engines {
-		if e.name == name {
-			return name
+	for _, p := range engines {
+		for _, f := range p.Formats {
+			if f == format {
+				return p.Name
+			}
 		}
 	}
 	return ""

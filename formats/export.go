@@ -81,117 +81,9 @@ func camelToSnake(s string) string {
 // overlaid with everything lore's model says, ST's defaults for the rest.
 // The rules are the inverse of mapST and are documented in docs/formats.md.
 func stFields(e *schema.Entry) map[string]any {
-	st := stKept(e)
-	fromST := stOrigin(e)
-	keptPos := -1
-	if p, ok := st["position"].(float64); ok {
-		keptPos = int(p)
-	} else if _, ok := st["position"]; !ok && fromST {
-		keptPos = stBeforeChar // an ST entry without a position: ST's new-entry default
-	}
-	_, keptDisable := st["disable"]
-	stSetMapped(st, e, fromST)
-	pos := stPositionFor(st, e, keptPos)
-	st["position"] = float64(pos)
-	st["disable"] = stDisable(st, e, pos, keptDisable || !fromST)
-	for _, t := range stTemplate {
-		if _, ok := st[t.key]; !ok && t.key != "uid" && t.key != "displayIndex" {
-			st[t.key] = t.def // uid and displayIndex: stEntries numbers them
-		}
-	}
-	return st
-}
-
-// stKept is what the entry kept of its SillyTavern fields: an ST entry's
-// extensions.sillytavern as is, or a card entry's fields seen with ST's
-// names (its extensions in camelCase, its enabled as disable).
-func stKept(e *schema.Entry) map[string]any {
-	// Sized for every field of an exported entry: stFields adds the
-	// template's defaults, and growing the map on the way cost a third of
-	// building it.
-	st := make(map[string]any, len(stTemplate)+4)
-	if m, ok := e.Extensions[FormatSillyTavern].(map[string]any); ok {
-		for k, v := range m {
-			st[k] = v
-		}
-		return st
-	}
-	_, card := cardOrigin(e)
-	if card == nil {
-		return st
-	}
-	if x, ok := card["extensions"].(map[string]any); ok {
-		for k, v := range x {
-			st[snakeToCamel(k)] = v
-		}
-	}
-	if id, ok := card["id"]; ok {
-		st["uid"] = id
-	}
-	for _, k := range []string{"selective", "case_sensitive", "comment", "content", "lineEndings"} {
-		if v, ok := card[k]; ok {
-			st[snakeToCamel(k)] = v
-		}
-	}
-	if v, ok := card["secondary_keys"]; ok {
-		st["keysecondary"] = v // kept when inactive (selective: false)
-	}
-	if en, ok := card["enabled"].(bool); ok {
-		st["disable"] = !en // kept only when lore did not map it (outlets)
-	}
-	if _, ok := st["position"].(float64); !ok {
-		if s, _ := card["position"].(string); strings.HasPrefix(s, "after") {
-			st["position"] = float64(stAfterChar)
-		} else if s != "" {
-			st["position"] = float64(stBeforeChar)
-		}
-	}
-	return st
-}
-
-// stSetMapped writes the fields lore maps one to one.
-func stSetMapped(st map[string]any, e *schema.Entry, fromST bool) {
-	st["key"] = anyStrings(keywordTexts(e.Keywords))
-	if len(e.SecondaryKeywords) > 0 {
-		st["keysecondary"] = anyStrings(keywordTexts(e.SecondaryKeywords))
-		st["selective"] = true
-		// A selectiveLogic SillyTavern does not know (it never activates the
-		// entry) stays as it was, until lore's logic is written explicitly:
-		// lore's AND_ANY default is not what ST does with it.
-		if i := stLogicIndex(e.SecondaryKeywordLogic); i >= 0 && (e.Has("secondaryKeywordLogic") || !unknownLogic(st["selectiveLogic"])) {
-			st["selectiveLogic"] = float64(i)
-		}
-	} else if _, ok := st["keysecondary"]; !ok {
-		st["keysecondary"] = []any{}
-	}
-	st["comment"] = stComment(st, e)
-	st["content"] = originalContent(st, e.Content)
-	delete(st, "lineEndings") // lore's note, not a SillyTavern field
-	st["constant"] = e.AlwaysSend
-	st["order"] = float64(e.Position)
-	st["excludeRecursion"] = e.ExcludeRecursion
-	st["preventRecursion"] = e.PreventRecursion
-	switch {
-	case e.MatchWholeWords || st["matchWholeWords"] != nil:
-		st["matchWholeWords"] = e.MatchWholeWords
-	case fromST && !e.Has("matchWholeWords"):
-		// An ST entry that never said follows ST's global setting (null):
-		// left as it came, absent or null.
-	default:
-		if _, ok := st["matchWholeWords"]; !ok {
-			st["matchWholeWords"] = false // lore's default, said in ST's terms
-		}
-	}
-}
-
-// stOrigin says the entry came from a SillyTavern book or a card: a field it
-// never had keeps SillyTavern's meaning of a missing field.
-func stOrigin(e *schema.Entry) bool {
-	if _, ok := e.Extensions[FormatSillyTavern].(map[string]any); ok {
-		return true
-	}
-	_, card := cardOrigin(e)
-	return card != nil
+	var v STEntry // on the stack: Map is all export wants of it
+	v.init(e, "", true)
+	return v.Map()
 }
 
 // unknownLogic is a kept selectiveLogic that is not one of ST's four.
@@ -216,46 +108,6 @@ func stLogicIndex(logic string) int {
 		}
 	}
 	return -1
-}
-
-// stPositionFor decides ST's position (and depth and role, where they mean
-// something) from lore's section and depth; keptPos is the position the
-// entry came with, -1 for none. The section alone cannot tell 0 from 1,
-// 2 from 3, 5 from 6, so the kept position decides between them.
-func stPositionFor(st map[string]any, e *schema.Entry, keptPos int) int {
-	pos := keptPos
-	switch e.Section {
-	case schema.SectionChatHistory:
-		if e.Depth != nil {
-			st["depth"] = float64(max(*e.Depth, 0) + 1) // lore's depth d is ST's d+1
-			st["role"] = stRoleIndex(st, e)
-			return stAtDepth
-		}
-		if pos != stBeforeChar && pos != stAfterChar && pos != stOutlet && !stUnknownPosition(pos) {
-			return stAfterChar // the triggered block follows the character definitions
-		}
-	case schema.SectionPostHistory:
-		d, _ := st["depth"].(float64)
-		switch {
-		case pos == stANTop || pos == stANBottom:
-		case pos == stAtDepth && d == 0:
-			st["role"] = stRoleIndex(st, e)
-		default:
-			// After the newest message, as post-history is.
-			st["depth"] = 0.0
-			st["role"] = stRoleIndex(st, e)
-			return stAtDepth
-		}
-	case schema.SectionExamples:
-		if pos != stBeforeExample && pos != stAfterExample {
-			return stBeforeExample
-		}
-	default: // system-presets: sent before the character definitions
-		if pos != stBeforeChar && pos != stAfterChar {
-			return stBeforeChar
-		}
-	}
-	return pos
 }
 
 // stUnknownPosition is a position SillyTavern has no insertion point for (it

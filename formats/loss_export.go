@@ -242,7 +242,7 @@ func (x *exportLosser) placement(e *schema.Entry) {
 	}
 	inChat := e.Section == schema.SectionChatHistory && e.Depth != nil
 	if e.Section == schema.SectionPostHistory {
-		st := stKept(e)
+		st, _, _, _ := stKept(e, 8)
 		p, _ := st["position"].(float64)
 		inChat = p != stANTop && p != stANBottom
 	}
@@ -310,12 +310,14 @@ func (x *exportLosser) foreign(e *schema.Entry) {
 			continue
 		}
 		k := kept{e: e, format: f, m: m}
+		if stFamily[f] {
+			k.st = stKeptView(e, f)
+		}
 		var ls []Loss
 		switch f {
 		case FormatSillyTavern:
 			ls = k.stLosses()
 		case FormatCardV2, FormatCardV3, FormatLorebookV3:
-			k.inner, _ = m["extensions"].(map[string]any)
 			ls = append(k.stLosses(), k.cardEntryLosses()...)
 		case FormatNovelAI:
 			ls = k.novelAILosses()
@@ -370,7 +372,7 @@ func reimportIDs(lb *schema.Lorebook, target string) map[*schema.Entry]string {
 	var places []int // in lb.Entries
 	for n, e := range lb.Entries {
 		if isWorldInfo(e) {
-			st := stKept(e)
+			st, _, _, _ := stKept(e, 8)
 			world, kept, uids, places = append(world, e), append(kept, st), append(uids, st["uid"]), append(places, n)
 		}
 	}

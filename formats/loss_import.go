@@ -21,11 +21,13 @@ func ImportLosses(lb *schema.Lorebook) []Loss {
 				continue
 			}
 			k := kept{e: e, format: f, m: m}
+			if stFamily[f] {
+				k.st = stKeptView(e, f)
+			}
 			switch f {
 			case FormatSillyTavern:
 				out = append(out, actedOn(k.stLosses(), FormatSillyTavern)...)
 			case FormatCardV2, FormatCardV3, FormatLorebookV3:
-				k.inner, _ = m["extensions"].(map[string]any)
 				out = append(out, actedOn(k.stLosses(), FormatSillyTavern)...)
 				out = append(out, k.cardEntryLosses()...)
 			case FormatNovelAI:
@@ -56,7 +58,7 @@ func ImportLosses(lb *schema.Lorebook) []Loss {
 }
 
 // actedOn marks losses of kept SillyTavern fields: the sillytavern engine
-// reads them (formats.STEntry) and does what SillyTavern does.
+// reads them (STEntry) and does what SillyTavern does.
 func actedOn(ls []Loss, engine string) []Loss {
 	for i := range ls {
 		ls[i].ActedOn = engine
@@ -69,22 +71,7 @@ type kept struct {
 	e      *schema.Entry
 	format string
 	m      map[string]any
-	inner  map[string]any // a card entry's own extensions (ST's fields)
-}
-
-// st finds an ST field by its names (camelCase, then other spellings): in
-// a card entry's extensions first, then among the kept fields. field is the
-// name as the source writes it.
-func (k kept) st(names ...string) (v any, field string, ok bool) {
-	for _, n := range names {
-		if v, ok := k.inner[n]; ok {
-			return v, "extensions." + n, true
-		}
-		if v, ok := k.m[n]; ok {
-			return v, n, true
-		}
-	}
-	return nil, "", false
+	st     stKeptFields // they seen as ST's fields (ST and cards: STEntry.Kept)
 }
 
 // loss is a loss of field (as the source names it) on k's entry, at the
@@ -161,8 +148,8 @@ var stRules = []stRule{
 // that lore does not act on, and the ST positions lore had to move.
 func (k kept) stLosses() []Loss {
 	var out []Loss
-	if p, field, ok := k.st("probability"); ok {
-		use, _, had := k.st("useProbability", "use_probability")
+	if p, field, ok := k.st.Kept("probability"); ok {
+		use, _, had := k.st.Kept("useProbability", "use_probability")
 		if f, isNum := p.(float64); isNum && f < 100 && (!had || truthy(use)) {
 			out = append(out, k.loss(field, p, LossIgnored,
 				"activation probability: lore's engine is deterministic and sends the entry every time it triggers",
@@ -170,14 +157,14 @@ func (k kept) stLosses() []Loss {
 		}
 	}
 	for _, r := range stRules {
-		if v, field, ok := k.st(r.names...); ok && r.used(v) {
+		if v, field, ok := k.st.Kept(r.names...); ok && r.used(v) {
 			out = append(out, k.loss(field, v, LossIgnored, r.reason, r.fix))
 		}
 	}
 	if l, ok := k.stPositionLoss(); ok {
 		out = append(out, l)
 	}
-	if v, field, ok := k.st("selectiveLogic", "selective_logic"); ok {
+	if v, field, ok := k.st.Kept("selectiveLogic", "selective_logic"); ok {
 		if f, isNum := v.(float64); isNum && (f < 0 || int(f) >= len(stLogic) || f != float64(int(f))) {
 			out = append(out, k.loss(field, v, LossChanged, "unknown selectiveLogic: lore uses AND_ANY",
 				"set secondaryKeywordLogic to the logic you meant"))
@@ -190,7 +177,7 @@ func (k kept) stLosses() []Loss {
 // (imported disabled), the Author's Note's top and bottom (lore's author's
 // note is after the newest message), unknown numbers.
 func (k kept) stPositionLoss() (Loss, bool) {
-	v, field, ok := k.st("position")
+	v, field, ok := k.st.Kept("position")
 	p, isNum := v.(float64)
 	if !ok || !isNum {
 		return Loss{}, false

@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/settings"
@@ -13,13 +14,15 @@ import (
 // Engine is everything the rules take for granted about the engine that will
 // send the lorebook, in one place: the context size (and where that number came
 // from), the budget a triggered entry competes for, and what ends a word. Rules
-// read these fields and never decide them themselves, so an engine profile
-// (`--engine`) plugs in by building another Engine: SillyTavern's would give
-// its World Info budget (a share of the context) as CardBudget and its scan
-// depth, Yumina's ASCII word boundaries as WordRune.
+// read these fields and never decide them themselves. engineFor fills them
+// from the engine the lint was given (Config.WithEngines): its render.Profile
+// (word characters, budget and always-sent models) and its
+// render.Description of the book (fates, recursion, budget, whole words), so
+// no rule knows an engine by name.
 type Engine struct {
-	// Name is the engine the findings are about ("lore").
-	Name string
+	// Name is the engine the findings are about ("lore"); Says how messages
+	// name it (its profile's title: "SillyTavern").
+	Name, Says string
 	// ContextFrom says where Settings.ContextTokens came from, for messages.
 	ContextFrom settings.Source
 	// CardBudget measures the tokens one triggered entry may take at most;
@@ -28,6 +31,9 @@ type Engine struct {
 	// WordRune reports a character that continues a word, for the rules
 	// that judge whether a keyword fires inside a word.
 	WordRune func(rune) bool
+	// Sizer is lore's engine, which sizes what a book always sends for the
+	// rules that measure lore's budget; nil when the lint was not given it.
+	Sizer render.Sizer
 
 	// The rest is set for an engine other than lore's.
 	//
@@ -41,7 +47,7 @@ type Engine struct {
 	NoRequiredCap, NoRecursion bool
 	// WholeWordsNoSpaces, when set, is what matchWholeWords does to a
 	// keyword written without spaces in this engine (whole-word-cjk).
-	WholeWordsNoSpaces string
+	WholeWordsNoSpaces reason.Code
 	// WholeWords, when set, says whether the engine matches a keyword of an
 	// entry as a whole word, and whether the entry itself asks for it (rather
 	// than a global setting); nil is lore's: the entry's matchWholeWords.
@@ -71,7 +77,7 @@ type CardBudget struct {
 // loreEngine is lore's own engine (render), with the context size from where it
 // came from.
 func loreEngine(from settings.Source) Engine {
-	return Engine{Name: "lore", ContextFrom: from, WordRune: match.IsWordRune}
+	return Engine{Name: "lore", Says: "lore", ContextFrom: from, WordRune: match.IsWordRune}
 }
 
 // contextSays names the context size the budget rules assumed and where it came

@@ -34,7 +34,7 @@ func TestBudgetRulesSayTheirContext(t *testing.T) {
 		return out
 	}
 	lines := func(b *schema.Lorebook, cfg *Config) []string {
-		return strings.Split(strings.TrimSpace(format(Run(b, nil, cfg))), "\n")
+		return strings.Split(strings.TrimSpace(format(run(b, nil, cfg))), "\n")
 	}
 	got := over(lines(book(), nil))
 	if len(got) != 1 || !strings.Contains(got[0], `entry "saga"`) ||
@@ -81,7 +81,7 @@ func TestLeanSizingSameVerdicts(t *testing.T) {
 	}
 	pick := func(b *schema.Lorebook) string {
 		var out []string
-		for _, d := range Run(b, nil, nil) {
+		for _, d := range run(b, nil, nil) {
 			if d.Rule == "entry-over-budget" || d.Rule == "required-over-cap" {
 				out = append(out, d.Entry+" "+d.Message)
 			}
@@ -107,7 +107,7 @@ func TestRejectedValuesAreNotReasonedFrom(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rules []string
-	for _, d := range RunWith(book, nil, nil, ds) {
+	for _, d := range runWith(book, nil, nil, ds) {
 		rules = append(rules, d.Rule)
 	}
 	if strings.Join(rules, ",") != "schema" {
@@ -142,7 +142,7 @@ func TestJoinedKeysOfACard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := RunWith(book, nil, nil, ds)
+	all := runWith(book, nil, nil, ds)
 	n := 0
 	for _, d := range all {
 		if d.Rule == "joined-keywords" {
@@ -172,7 +172,7 @@ func TestForeignAdviceAndFolding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := RunWith(book, nil, nil, ds)
+	all := runWith(book, nil, nil, ds)
 	n := 0
 	for _, d := range all {
 		if d.Rule == "unreachable-entry" {

@@ -71,7 +71,7 @@ func benchLint(b *testing.B, n int) {
 	b.ResetTimer()
 	var out int
 	for b.Loop() {
-		out = len(RunWith(book, nil, nil, ds))
+		out = len(runWith(book, nil, nil, ds))
 	}
 	b.ReportMetric(float64(out), "findings")
 }
@@ -98,7 +98,7 @@ func BenchmarkLintShapes(b *testing.B) {
 			}
 			b.ResetTimer()
 			for b.Loop() {
-				RunWith(lb, nil, nil, nil)
+				runWith(lb, nil, nil, nil)
 			}
 		})
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lorekit/lore/engine/lore"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
@@ -16,6 +15,10 @@ type sizing struct {
 	*render.Sizing
 	left []*schema.Entry
 }
+
+// measured says lore's budget can be measured: the lint knows lore's
+// engine, which sizes what a book always sends (Engine.Sizer).
+func (c *Context) measured() bool { return c.Engine.Sizer != nil }
 
 // sizing measures the lorebook as render's budget does, counting as few
 // tokens as it can: a card of n bytes is at most n tokens (every tokenizer
@@ -38,7 +41,7 @@ func (c *Context) sizing() *sizing {
 	if c.Vars != nil {
 		in.Vars = c.Vars.Values
 	}
-	sz := &sizing{Sizing: lore.SizeUp(in), left: left}
+	sz := &sizing{Sizing: c.Engine.Sizer.SizeUp(in), left: left}
 	c.shared.sizing = sz
 	return sz
 }

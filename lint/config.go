@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/settings"
 )
@@ -29,6 +30,8 @@ type Config struct {
 	// resolved are the book's settings as the command resolved them (flags,
 	// manifest, .lore.yaml, defaults); nil: settings.Of the book and File.
 	resolved *settings.Resolved
+	// judge is the engine the lint judges by, base lore's own (WithEngines).
+	judge, base render.Engine
 }
 
 // NewConfig is the Config of a loaded .lore.yaml (nil: none).

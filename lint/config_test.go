@@ -25,7 +25,7 @@ func TestConfigAppliesLevelsIgnoresAndDefaults(t *testing.T) {
 		entry("b", func(e *schema.Entry) { e.Content = ""; e.Pos.File = filepath.Join(dir, "drafts", "x", "b.yaml") }),
 		entry("bar", func(e *schema.Entry) { e.Keywords = []schema.Keyword{{Text: "bar"}}; e.Content = "barrels" }),
 	}}
-	got := Run(book, nil, cfg)
+	got := run(book, nil, cfg)
 	if len(got) != 1 || got[0].Rule != "empty-content" || got[0].Severity != diag.Error || !strings.HasSuffix(got[0].File, "book.yaml") {
 		t.Errorf("want one empty-content error in book.yaml, got:\n%s", format(got))
 	}

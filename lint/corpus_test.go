@@ -44,7 +44,7 @@ func corpusFindings(t *testing.T) (map[string]corpusFinding, []string) {
 			continue
 		}
 		seen := map[string]int{}
-		for _, d := range RunWith(book, nil, nil, ds) {
+		for _, d := range runWith(book, nil, nil, ds) {
 			if d.File == "" || d.Rule == "" || d.Severity == 0 {
 				t.Errorf("%s: finding without position or rule: %+v", rel, d)
 			}

@@ -125,7 +125,7 @@ func TestDocsExamples(t *testing.T) {
 		if r := byID(ex.rule); r != nil && r.Off {
 			cfg.Rules[r.ID] = r.Severity // the example shows a rule that is off by default
 		}
-		got := format(Fold(RunWith(book, nil, cfg, ds)))
+		got := format(Fold(runWith(book, nil, cfg, ds)))
 		if strings.Contains(got, "["+ex.rule+"]") {
 			fired[ex.rule] = true
 		}

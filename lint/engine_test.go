@@ -34,7 +34,7 @@ func TestSuppressions(t *testing.T) {
 		{"ignoring unused-ignore silences it", entry("qzx", ignore("x", "keyword-overlap", UnusedIgnore)), nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Run(&schema.Lorebook{Entries: []*schema.Entry{tc.entry}}, nil, nil)
+			got := run(&schema.Lorebook{Entries: []*schema.Entry{tc.entry}}, nil, nil)
 			var rules []string
 			for _, d := range got {
 				rules = append(rules, d.Rule)
@@ -51,7 +51,7 @@ func TestSuppressLoaderFinding(t *testing.T) {
 	e := entry("qzx", ignore("legacy id", "schema"))
 	e.Pos.Line = 5
 	loaded := []diag.Diagnostic{{File: "book.yaml", Line: 6, Column: 3, Severity: diag.Error, Rule: "schema", Message: "bad"}}
-	if got := RunWith(&schema.Lorebook{Entries: []*schema.Entry{e}}, nil, nil, loaded); len(got) != 0 {
+	if got := runWith(&schema.Lorebook{Entries: []*schema.Entry{e}}, nil, nil, loaded); len(got) != 0 {
 		t.Errorf("want the schema finding suppressed, got:\n%s", format(got))
 	}
 }
@@ -69,20 +69,20 @@ func TestDuplicateIDOnce(t *testing.T) {
 		}
 		return
 	}
-	if n := count(Run(book, nil, nil)); n != 1 {
+	if n := count(run(book, nil, nil)); n != 1 {
 		t.Errorf("lint alone: %d duplicate-id findings", n)
 	}
 	loaded := []diag.Diagnostic{{File: "book.yaml", Line: 9, Column: 3, Severity: diag.Error, Rule: "duplicate-id", Message: "from the loader"}}
-	if n := count(RunWith(book, nil, nil, loaded)); n != 1 {
+	if n := count(runWith(book, nil, nil, loaded)); n != 1 {
 		t.Errorf("with the loader's: %d duplicate-id findings", n)
 	}
 }
 
 func TestDeterministicAndNilSafe(t *testing.T) {
-	if got := Run(&schema.Lorebook{}, nil, nil); len(got) != 0 {
+	if got := run(&schema.Lorebook{}, nil, nil); len(got) != 0 {
 		t.Errorf("empty lorebook: %v", got)
 	}
-	if got := RunWith(nil, nil, nil, []diag.Diagnostic{{Rule: "load", Severity: diag.Error}}); len(got) != 1 {
+	if got := runWith(nil, nil, nil, []diag.Diagnostic{{Rule: "load", Severity: diag.Error}}); len(got) != 1 {
 		t.Errorf("nil book keeps loader diagnostics: %v", got)
 	}
 	build := func() *schema.Lorebook {
@@ -94,9 +94,9 @@ func TestDeterministicAndNilSafe(t *testing.T) {
 		}
 		return &schema.Lorebook{Entries: es}
 	}
-	first := format(Run(build(), nil, nil))
+	first := format(run(build(), nil, nil))
 	for i := 0; i < 5; i++ {
-		if got := format(Run(build(), nil, nil)); got != first {
+		if got := format(run(build(), nil, nil)); got != first {
 			t.Fatalf("run %d differs:\n%s\nvs\n%s", i, got, first)
 		}
 	}
@@ -132,6 +132,6 @@ func FuzzFormatTemplate(f *testing.F) {
 	f.Add("---\nx: \"${\u00e9\n")
 	f.Fuzz(func(t *testing.T, content string) {
 		e := entry("e", func(e *schema.Entry) { e.Section = schema.SectionPostHistory; e.AlwaysSend = true; e.Content = content })
-		Run(&schema.Lorebook{Entries: []*schema.Entry{e}}, nil, nil)
+		run(&schema.Lorebook{Entries: []*schema.Entry{e}}, nil, nil)
 	})
 }

@@ -1,92 +1,73 @@
 package lint
 
 import (
-	"fmt"
 	"maps"
 
 	"github.com/lorekit/lore/diag"
-	"github.com/lorekit/lore/engine"
-	"github.com/lorekit/lore/engine/sillytavern"
-	"github.com/lorekit/lore/engine/yumina"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/settings"
 )
 
-// engineName is the engine the lint judges by: --engine (or LORE_ENGINE),
-// else the manifest's settings.engine, else the engine of the format the book
-// was read from, else lore's.
-func engineName(res *settings.Resolved, book *schema.Lorebook) string {
-	name, _ := engine.Choose(res.Engine, book)
-	return name
+// WithEngines returns a copy of c that judges by judge and knows lore's own
+// engine as base: the engine lint's own rules are written for, which
+// engine-divergence compares judge with and whose sizing the budget rules
+// measure (render.Sizer). The caller resolves both through the registry
+// (package engine: --engine or LORE_ENGINE, else the manifest's
+// settings.engine, else the engine of the format the book was read from). A
+// nil judge, or base itself, is judged by lint's own rules; without a base,
+// the rules that measure lore's budget do not run.
+func (c *Config) WithEngines(judge, base render.Engine) *Config {
+	cp := *c
+	cp.judge, cp.base = judge, base
+	return &cp
 }
 
-// engineFor builds what the rules assume of the named engine. An unknown
-// name (a manifest the schema already reported) judges by lore's.
-func engineFor(name string, book *schema.Lorebook, vars *schema.Vars, s schema.Settings, from settings.Source) Engine {
+// engineFor builds what the rules assume of the engine the lint judges by,
+// from the engine's profile and its description of the book.
+func engineFor(cfg *Config, book *schema.Lorebook, vars *schema.Vars, s schema.Settings, from settings.Source) Engine {
 	eng := loreEngine(from)
-	if name == engine.Default {
+	if cfg.base != nil {
+		eng.Name, eng.Says = cfg.base.Name(), render.ProfileOf(cfg.base).Says()
+		eng.Sizer, _ = cfg.base.(render.Sizer)
+	}
+	j := cfg.judge
+	if j == nil || cfg.base != nil && j.Name() == cfg.base.Name() {
 		return eng
 	}
-	e, err := engine.Get(name)
-	if err != nil {
-		return eng
-	}
+	p := render.ProfileOf(j)
 	// s.Engines has --st-settings's keys laid over the manifest's already
 	// (settings.Resolver); the engine decodes them once for every question
 	// below.
-	in := &render.Input{Book: book, Settings: s, EngineSettings: s.Engines[name]}
-	render.DecodeEngineSettings(e, in)
+	in := &render.Input{Book: book, Settings: s, EngineSettings: s.Engines[p.Name]}
+	render.DecodeEngineSettings(j, in)
 	if vars != nil {
 		in.Vars = vars.Values
 	}
-	eng.Name = name
-	if name == sillytavern.Name {
-		eng.Fates, eng.WholeWords = sillytavern.LintView(in) // one read of each entry for both
-		eng.Chances = sillytavern.Chances(in)
-		eng.LoreFates = engineLoreFates(book, s)
-	} else if d, ok := e.(render.Describer); ok {
-		eng.Fates = d.Describe(in)
-		eng.LoreFates = engineLoreFates(book, s)
+	eng.Name, eng.Says = p.Name, p.Says()
+	if p.WordRune != nil {
+		eng.WordRune = p.WordRune
 	}
-	switch name {
-	case sillytavern.Name:
-		eng.WordRune = sillytavern.WordRune
-		eng.NoRequiredCap = true
-		eng.NoRecursion = !sillytavern.Recursive(in)
+	eng.WholeWordsNoSpaces = p.WholeWordsNoSpaces
+	eng.NoRequiredCap = p.Budget != render.BudgetShares
+	eng.AlwaysOutsideBudget = p.AlwaysSent == render.AlwaysOutsideBudget
+	d, ok := j.(render.Describer)
+	if !ok {
+		return eng
+	}
+	desc := d.Describe(in)
+	eng.Fates, eng.WholeWords, eng.NoRecursion = desc.Fates, desc.WholeWords, !desc.Recursive
+	eng.Chances = desc.Chances
+	if desc.Budget != nil {
+		b := *desc.Budget
 		eng.CardBudget = func(*Context) CardBudget {
-			tokens, says := sillytavern.WorldInfoBudget(in)
-			return CardBudget{Tokens: tokens, Says: says,
-				Then: "so SillyTavern's budget overflows at it whenever it activates: it and every entry after it in Order are left out (unless ignoreBudget)"}
+			return CardBudget{Tokens: b.Tokens, Says: b.Says.Text(), Then: b.Then.Text()}
 		}
-	case yumina.Name:
-		eng.WordRune = yumina.WordRune
-		eng.AlwaysOutsideBudget = true
-		eng.NoRequiredCap = true
-		eng.NoRecursion = yumina.RecursionLevels(in) == 0
-		eng.WholeWordsNoSpaces = "Yumina's whole words are JavaScript's \\b, which needs an ASCII letter, digit or _ on one side: " +
-			"the keyword matches only where one touches it, so in text of its own script it never matches; remove matchWholeWords"
-		eng.CardBudget = func(*Context) CardBudget {
-			tokens, says := yumina.LorebookBudget(in)
-			return CardBudget{Tokens: tokens, Says: says,
-				Then: "so unless it is the first matched entry, Yumina's budget stops at it and leaves it and every entry ranked after it out"}
-		}
+	}
+	if bd, ok := cfg.base.(render.Describer); ok {
+		eng.LoreFates = bd.Describe(&render.Input{Book: book, Settings: s}).Fates
 	}
 	return eng
-}
-
-// engineLoreFates is what lore's engine does with each entry, for
-// engine-divergence.
-func engineLoreFates(book *schema.Lorebook, s schema.Settings) []render.Fate {
-	e, err := engine.Get(engine.Default)
-	if err != nil {
-		return nil
-	}
-	d, ok := e.(render.Describer)
-	if !ok {
-		return nil
-	}
-	return d.Describe(&render.Input{Book: book, Settings: s})
 }
 
 // fate is what the judging engine does with entry i of the book, when it is
@@ -99,15 +80,7 @@ func (c *Context) fate(i int) (render.Fate, bool) {
 }
 
 // engineSays names the judging engine in a message.
-func (c *Context) engineSays() string {
-	switch c.Engine.Name {
-	case yumina.Name:
-		return "Yumina"
-	case "sillytavern":
-		return "SillyTavern"
-	}
-	return fmt.Sprintf("the %s engine", c.Engine.Name)
-}
+func (c *Context) engineSays() string { return c.Engine.Says }
 
 // index is entry e's place in the book (-1 when it is not there), from an
 // index built once per run.

@@ -22,7 +22,7 @@ func fixText(t *testing.T, name, text string) (string, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs := NewFixRequests(book, RunWith(book, nil, nil, ds))
+	reqs := NewFixRequests(book, runWith(book, nil, nil, ds))
 	if len(reqs[p]) == 0 {
 		return text, nil
 	}
@@ -91,7 +91,7 @@ func TestFixFollowsTheFindings(t *testing.T) {
 	os.WriteFile(p, []byte(text), 0o644)
 	book, ds, _ := schema.Load(p)
 	cfg := &Config{Rules: map[string]diag.Severity{"joined-keywords": 0}}
-	reqs := NewFixRequests(book, RunWith(book, nil, cfg, ds))
+	reqs := NewFixRequests(book, runWith(book, nil, cfg, ds))
 	res, err := FixFile(p, []byte(text), book.Entries, reqs[p])
 	if err != nil {
 		t.Fatal(err)

@@ -119,7 +119,7 @@ func RunWith(book *schema.Lorebook, vars *schema.Vars, cfg *Config, loaded []dia
 		}
 		res := cfg.settings(book)
 		ctx := &Context{Book: book, Vars: vars, Settings: res.Settings,
-			Engine: engineFor(engineName(res, book), book, vars, res.Settings, res.From("contextTokens")),
+			Engine: engineFor(cfg, book, vars, res.Settings, res.From("contextTokens")),
 			shared: &shared{}, rejected: rejected}
 		ctx.prepare()
 		for i := range registry {

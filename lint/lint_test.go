@@ -33,7 +33,7 @@ func lintFile(t *testing.T, path string) string {
 	if r := byID(filepath.Base(filepath.Dir(path))); r != nil && r.Off {
 		cfg.Rules[r.ID] = r.Severity
 	}
-	return format(RunWith(book, vars, cfg, ds))
+	return format(runWith(book, vars, cfg, ds))
 }
 
 func format(ds []diag.Diagnostic) string {

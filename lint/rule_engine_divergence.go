@@ -22,7 +22,7 @@ func checkEngineDivergence(c *Context) {
 			continue
 		}
 		f, lf := c.Engine.Fates[i], c.Engine.LoreFates[i]
-		if f.Activation == lf.Activation && f.Placement == lf.Placement && (f.Never == "") == (lf.Never == "") {
+		if f.Activation == lf.Activation && f.Placement.Text() == lf.Placement.Text() && f.Sent() == lf.Sent() {
 			continue
 		}
 		c.reportGrouped(e, e.FieldPos("id"), "%d entries are activated or placed otherwise by "+c.engineSays()+" than by lore's engine", entryName(e),
@@ -33,8 +33,8 @@ func checkEngineDivergence(c *Context) {
 // fateSays reads an engine's account of an entry: "activates on keywords and
 // puts it in the triggered block (step 6)", "never sends it: …".
 func fateSays(f render.Fate) string {
-	if f.Never != "" {
-		return "never sends it (" + f.Never + ")"
+	if !f.Sent() {
+		return "never sends it (" + f.Never.Text() + ")"
 	}
 	how := map[string]string{
 		"always":     "sends it always",
@@ -45,5 +45,5 @@ func fateSays(f render.Fate) string {
 	if how == "" {
 		how = fmt.Sprintf("activates it by %s", f.Activation)
 	}
-	return how + " and puts it in " + f.Placement
+	return how + " and puts it in " + f.Placement.Text()
 }

@@ -10,6 +10,9 @@ func checkEntryOverBudget(c *Context) {
 	if c.noRoom() {
 		return // the schema error on the settings says it all
 	}
+	if c.Engine.CardBudget == nil && !c.measured() {
+		return // lore's budget, and nothing to measure it with
+	}
 	budget := c.cardBudget()
 	for _, card := range c.cardsOver(budget.Tokens) {
 		e := card.Entry

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lorekit/lore/engine"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -203,7 +202,7 @@ func (c *Context) apart(entries []int) string {
 		}
 	}
 	sort.Strings(groups)
-	title := engine.Title(c.Engine.Name)
+	title := c.engineSays()
 	var says []string
 	switch len(groups) {
 	case 0:

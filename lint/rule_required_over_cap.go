@@ -13,7 +13,7 @@ import (
 // SPEC §4's priority order, before a single chat message is added. The message
 // names the largest always-sent entries, which are where the tokens are.
 func checkRequiredOverCap(c *Context) {
-	if c.Engine.NoRequiredCap || c.noRoom() {
+	if c.Engine.NoRequiredCap || c.noRoom() || !c.measured() {
 		return // no Required part to be over, or no room at all (the schema error says so)
 	}
 	sz := c.sizing()

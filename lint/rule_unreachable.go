@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lorekit/lore/match"
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -46,9 +47,10 @@ func (c *Context) unreachable(report bool) {
 		if f, ok := c.fate(i); ok {
 			// Another engine: its own account of the entry decides whether
 			// anything brings it in and sends it somewhere.
-			if f.Never != "" {
-				rep.reportGrouped(e, keywordsOrEntry(e), "%d entries can never be sent by "+c.engineSays()+": "+f.Never, entryName(e),
-					"entry %s can never be sent by %s: %s", entryName(e), c.engineSays(), f.Never)
+			if !f.Sent() {
+				never := f.Never.Text()
+				rep.reportGrouped(e, neverAt(e, f.Never), "%d entries can never be sent by "+c.engineSays()+": "+never, entryName(e),
+					"entry %s can never be sent by %s: %s", entryName(e), c.engineSays(), never)
 			} else {
 				if f.Activation == "keywords" && !c.rejectedField(e, "secondaryKeywordLogic") {
 					impossibleSecondary(rep, e)
@@ -112,6 +114,17 @@ func vectorized(e *schema.Entry) bool {
 		}
 	}
 	return false
+}
+
+// neverAt is where a finding about an entry an engine never sends goes: at
+// the field the engine's reason comes from, when the entry has it (the
+// probability that is 0, the scanDepth that scans nothing), else at its
+// keywords or its id.
+func neverAt(e *schema.Entry, r reason.Reason) schema.Pos {
+	if r.Field != "" && r.Pos.File != "" && r.Pos != e.Pos {
+		return r.Pos
+	}
+	return keywordsOrEntry(e)
 }
 
 func keywordsOrEntry(e *schema.Entry) schema.Pos {

@@ -3,6 +3,7 @@ package lint
 import (
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/match"
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -20,7 +21,8 @@ func checkWholeWordCJK(c *Context) {
 					continue
 				}
 				if c.Engine.WholeWordsNoSpaces != "" {
-					c.ReportSeverity(diag.Warning, e, k.Pos, "keyword %q is written without word boundaries, with matchWholeWords: %s", k.Text, c.Engine.WholeWordsNoSpaces)
+					c.ReportSeverity(diag.Warning, e, k.Pos, "keyword %q is written without word boundaries, with matchWholeWords: %s", k.Text,
+						reason.Reason{Code: c.Engine.WholeWordsNoSpaces}.Text())
 					continue
 				}
 				c.Report(e, k.Pos, "keyword %q is written without word boundaries: matchWholeWords does not apply and it matches as a substring (also inside longer words)", k.Text)

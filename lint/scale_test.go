@@ -69,7 +69,7 @@ func TestLintScalesLinearly(t *testing.T) {
 		t.Run(sh.name, func(t *testing.T) {
 			allocs := func(n int) float64 {
 				book := sh.build(n)
-				return testing.AllocsPerRun(2, func() { Run(book, nil, nil) })
+				return testing.AllocsPerRun(2, func() { run(book, nil, nil) })
 			}
 			a, b := allocs(n), allocs(2*n)
 			if b > 2.2*a {
@@ -83,7 +83,7 @@ func TestLintScalesLinearly(t *testing.T) {
 // TestSharedKeywordAggregates pins what a keyword on every entry gives: one
 // keyword-collision finding and one recursion-loop finding, whatever n is.
 func TestSharedKeywordAggregates(t *testing.T) {
-	ds := Run(shapes[1].build(500), nil, nil)
+	ds := run(shapes[1].build(500), nil, nil)
 	count := map[string]int{}
 	for _, d := range ds {
 		count[d.Rule]++
@@ -107,11 +107,11 @@ func TestSharedKeywordAggregates(t *testing.T) {
 
 func benchShape(b *testing.B, shape, n int) {
 	book := shapes[shape].build(n)
-	Run(book, nil, nil) // tokenizer and word lists loaded outside the timing
+	run(book, nil, nil) // tokenizer and word lists loaded outside the timing
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		Run(book, nil, nil)
+		run(book, nil, nil)
 	}
 }
 

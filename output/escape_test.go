@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
@@ -18,7 +19,7 @@ func TestTextWritersEscapeControls(t *testing.T) {
 	r := &render.Result{Engine: "lore", Book: &schema.Lorebook{Manifest: schema.Manifest{Name: "Evil\x1b]0;t\a"}, Entries: []*schema.Entry{e}},
 		Messages:  []render.Message{{Role: "system", Content: "line one \x1b[31mred\nline two\r", Step: render.StepSystemPresets, Sources: []string{e.ID}}},
 		Activated: []render.ActivatedOut{{ID: e.ID, Step: render.StepSystemPresets, Trigger: render.Trigger{Keyword: "k\x1b[1A", In: "message:0"}}},
-		Explain:   map[string]*render.Explanation{e.ID: {Active: true, Reasons: []string{"keyword \x1b[2K matched"}}}, Breakpoint: -1}
+		Explain:   map[string]*render.Explanation{e.ID: {Active: true, Reasons: []reason.Reason{{Code: reason.LoreKeywordMatched, Params: reason.Params{reason.P("keyword", "k\x1b[2K"), reason.P("message", 0), reason.P("excerpt", "x")}}}}}, Breakpoint: -1}
 	sgr := regexp.MustCompile("\x1b\\[[0-9;]*m")
 	for name, write := range map[string]func(*bytes.Buffer) error{
 		"text":    func(b *bytes.Buffer) error { return textOutput{OutputOptions{Color: true}}.Write(b, r) },

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 )
 
@@ -37,8 +38,8 @@ func WriteExplanation(w io.Writer, r *render.Result, id string, color bool) erro
 		b.WriteString(p.paint("1;31", "not in the prompt") + "\n")
 	}
 	if x := r.Explain[id]; x != nil {
-		for _, reason := range x.Reasons {
-			b.WriteString("  - " + line(reason) + "\n")
+		for _, r := range x.Reasons {
+			b.WriteString("  - " + line(r.Text()) + "\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -62,7 +63,20 @@ type ExplanationJSON struct {
 	Depth     *int            `json:"depth,omitempty"`
 	Trigger   *render.Trigger `json:"trigger,omitempty"`
 	Recursion int             `json:"recursion"`
-	Reasons   []string        `json:"reasons"`
+	Reasons   []ReasonJSON    `json:"reasons"`
+}
+
+// ReasonJSON is one reason of an explanation: its code, the entry field it
+// comes from and where that field is (file only when it is not the entry's),
+// its params, and the sentence for people.
+type ReasonJSON struct {
+	Code   reason.Code   `json:"code"`
+	Field  string        `json:"field,omitempty"`
+	File   string        `json:"file,omitempty"`
+	Line   int           `json:"line,omitempty"`
+	Column int           `json:"column,omitempty"`
+	Params reason.Params `json:"params,omitempty"`
+	Text   string        `json:"text"`
 }
 
 // WriteExplanationJSON prints the explanation of one entry as one JSON object.
@@ -72,13 +86,19 @@ func WriteExplanationJSON(w io.Writer, r *render.Result, id string) error {
 		return fmt.Errorf("no entry %q in the lorebook", id)
 	}
 	x := ExplanationJSON{ID: e.ID, Name: e.Name, Section: e.Section, File: e.Pos.File, Line: e.Pos.Line,
-		Column: e.Pos.Col, Reasons: []string{}}
+		Column: e.Pos.Col, Reasons: []ReasonJSON{}}
 	if a := r.InPrompt(id); a != nil {
 		tr := a.Trigger
 		x.InPrompt, x.Step, x.Depth, x.Trigger, x.Recursion = true, a.Step, a.Depth, &tr, a.Recursion
 	}
 	if why := r.Explain[id]; why != nil {
-		x.Reasons = append(x.Reasons, why.Reasons...)
+		for _, r := range why.Reasons {
+			j := ReasonJSON{Code: r.Code, Field: r.Field, Line: r.Pos.Line, Column: r.Pos.Col, Params: r.Params, Text: r.Text()}
+			if r.Pos.File != e.Pos.File {
+				j.File = r.Pos.File
+			}
+			x.Reasons = append(x.Reasons, j)
+		}
 		if !x.InPrompt && why.Active {
 			x.Activated, x.Recursion = true, why.Level // activated, then left out
 		}

@@ -285,7 +285,7 @@ func (b *htmlBuilder) leftOut() {
 		e := b.entries[id]
 		lo := htmlLeftOut{Anchor: entryAnchor(id), ID: id, Name: e.Name, Section: e.Section, Pos: e.Pos.String()}
 		if x := b.r.Explain[id]; x != nil {
-			lo.Reasons = x.Reasons
+			lo.Reasons = x.Texts()
 		}
 		b.pg.LeftOut = append(b.pg.LeftOut, lo)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
@@ -43,7 +44,8 @@ func TestHTMLEscapes(t *testing.T) {
 		Messages: []render.Message{{Role: "system", Step: render.StepTriggered, Content: evil + "\n& more", Sources: []string{`a"b<c>`}}},
 		Activated: []render.ActivatedOut{{ID: `a"b<c>`, Step: render.StepTriggered,
 			Trigger: render.Trigger{Keyword: "</td><script>", In: "message:0"}}},
-		Explain:  map[string]*render.Explanation{"out": {Reasons: []string{"because <i>" + evil}}},
+		Explain: map[string]*render.Explanation{"out": {Reasons: []reason.Reason{{Code: reason.LoreKeywordMatched,
+			Params: reason.Params{reason.P("keyword", "<i>"+evil), reason.P("message", 0), reason.P("excerpt", "x")}}}}},
 		Warnings: []string{evil},
 	}
 	var b bytes.Buffer
@@ -57,7 +59,7 @@ func TestHTMLEscapes(t *testing.T) {
 	for _, want := range []string{
 		"&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;\n&amp; more</pre>",
 		"<h1>&lt;b&gt;Book&lt;/b&gt; &amp; co</h1>",
-		"because &lt;i&gt;&lt;script&gt;",
+		"keyword &#34;&lt;i&gt;&lt;script&gt;",
 		`href="#e-a_22_b_3c_c_3e_"`,
 		`id="e-a_22_b_3c_c_3e_"`,
 		`<code>&lt;/td&gt;&lt;script&gt;</code>`,

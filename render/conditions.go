@@ -1,9 +1,9 @@
 package render
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -155,48 +155,39 @@ func evalConditions(e *schema.Entry, values map[string]any) (bool, []bool) {
 	return trueCount == len(e.Conditions), results
 }
 
-// describeCondition is one condition as a sentence part, with the variable's
-// current value: `story-phase eq "act1" is false (story-phase is "act2", from
-// the variables file)`.
-func describeCondition(c schema.Condition, holds bool, values map[string]any, book *schema.Lorebook, vars map[string]any) string {
-	verdict := "false"
-	if holds {
-		verdict = "true"
-	}
-	s := fmt.Sprintf("condition %s %s %s is %s", c.VariableID, c.Operator, quoteValue(c.Value), verdict)
-	v, ok := values[c.VariableID]
-	if !ok {
-		return s + fmt.Sprintf(" (%s is %s)", c.VariableID, valueSource(book, vars, c.VariableID))
-	}
-	return s + fmt.Sprintf(" (%s is %s, %s)", c.VariableID, quoteValue(v), valueSource(book, vars, c.VariableID))
+// condition is one condition with its verdict and the variable's current
+// value, for the conditions' reasons.
+func condition(c schema.Condition, holds bool, values map[string]any, book *schema.Lorebook, vars map[string]any) reason.Condition {
+	v, set := values[c.VariableID]
+	return reason.Condition{Variable: c.VariableID, Operator: c.Operator, Value: c.Value, Holds: holds,
+		Current: v, Set: set, Source: valueSource(book, vars, c.VariableID)}
 }
 
 // EvalConditions explains an entry's conditions: nil when it has none.
-// When they fail, the reason starts "left out:" and names only the conditions
-// that decided it.
-func EvalConditions(e *schema.Entry, values map[string]any, book *schema.Lorebook, vars map[string]any) (bool, []string) {
+// When they fail, the reason names only the conditions that decided it.
+func EvalConditions(e *schema.Entry, values map[string]any, book *schema.Lorebook, vars map[string]any) (bool, []reason.Reason) {
 	if len(e.Conditions) == 0 {
 		return true, nil
 	}
 	anyLogic := strings.EqualFold(e.ConditionLogic, "any")
 	holds, results := evalConditions(e, values)
-	var trueOnes, falseOnes []string
+	var trueOnes, falseOnes []reason.Condition
 	for i, c := range e.Conditions {
-		d := describeCondition(c, results[i], values, book, vars)
+		d := condition(c, results[i], values, book, vars)
 		if results[i] {
 			trueOnes = append(trueOnes, d)
 		} else {
 			falseOnes = append(falseOnes, d)
 		}
 	}
+	code, cs := reason.ConditionsFail, falseOnes
 	switch {
 	case holds && anyLogic:
-		return true, []string{"conditions hold (conditionLogic any): " + strings.Join(trueOnes, "; ")}
+		code, cs = reason.ConditionsHoldAny, trueOnes
 	case holds:
-		return true, []string{"conditions hold: " + strings.Join(trueOnes, "; ")}
+		code, cs = reason.ConditionsHold, trueOnes
 	case anyLogic:
-		return false, []string{"left out: no condition holds (conditionLogic any): " + strings.Join(falseOnes, "; ")}
-	default:
-		return false, []string{"left out: " + strings.Join(falseOnes, "; ")}
+		code = reason.ConditionsFailAny
 	}
+	return holds, []reason.Reason{reason.New(code, "conditions", e.FieldPos("conditions"), reason.P("conditions", cs))}
 }

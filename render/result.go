@@ -1,6 +1,9 @@
 package render
 
-import "github.com/lorekit/lore/schema"
+import (
+	"github.com/lorekit/lore/reason"
+	"github.com/lorekit/lore/schema"
+)
 
 // Message is one message of the rendered prompt, as SPEC §7's JSON contract
 // names its fields.
@@ -81,15 +84,20 @@ type Effect struct {
 	End   int    `json:"end"`
 }
 
-// Explanation says why one entry is or is not activated, in sentences a
-// creator can read ("keyword "tavern" matched in message:3: “…this tavern?…”").
+// Explanation says why one entry is or is not activated: each reason a code
+// with the field it comes from and its parameters, which Text says in
+// sentences a creator can read ("keyword "tavern" matched in message:3:
+// “…this tavern?…”").
 type Explanation struct {
 	Active bool
 	// Level is the recursion level the entry activated at (0 for the chat,
 	// constants and always-sent entries), whether or not the budget kept it.
 	Level   int
-	Reasons []string
+	Reasons []reason.Reason
 }
+
+// Texts is each reason in English.
+func (x *Explanation) Texts() []string { return reason.Texts(x.Reasons) }
 
 // Entry returns the lorebook's (first) entry with that id.
 func (r *Result) Entry(id string) *schema.Entry {

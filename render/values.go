@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -29,12 +30,12 @@ func CurrentValues(book *schema.Lorebook, vars map[string]any) map[string]any {
 // explanations.
 func valueSource(book *schema.Lorebook, vars map[string]any, id string) string {
 	if _, ok := vars[id]; ok {
-		return "from the variables file"
+		return "variables"
 	}
 	if book != nil && book.Manifest.Variable(id) != nil {
-		return "the manifest default"
+		return "manifest"
 	}
-	return "neither declared in the manifest nor given in the variables file"
+	return "undeclared"
 }
 
 // asNumber reports a value that compares as a number: a number, or a string
@@ -68,53 +69,9 @@ func asNumber(v any) (float64, bool) {
 	return 0, false
 }
 
-// valueText prints a value the way a creator would write it: strings as they
-// are, numbers without a trailing ".0", lists joined with ", " (what
-// {{getvar::id}} gives), objects as compact JSON, null as "".
-func valueText(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case bool:
-		return strconv.FormatBool(x)
-	case []any:
-		parts := make([]string, len(x))
-		for i, e := range x {
-			parts[i] = valueText(e)
-		}
-		return strings.Join(parts, ", ")
-	case []string:
-		return strings.Join(x, ", ")
-	}
-	if f, ok := asNumber(v); ok {
-		return strconv.FormatFloat(f, 'f', -1, 64)
-	}
-	b, err := json.Marshal(v) // map keys come out sorted
-	if err != nil {
-		return "?"
-	}
-	return string(b)
-}
-
-// quoteValue prints a value for an explanation: strings quoted, the rest as
-// YAML would show them.
-func quoteValue(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return strconv.Quote(x)
-	case []any:
-		parts := make([]string, len(x))
-		for i, e := range x {
-			parts[i] = quoteValue(e)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	}
-	return valueText(v)
-}
+// valueText prints a value the way a creator would write it
+// (reason.Plain): what {{getvar::id}} gives.
+func valueText(v any) string { return reason.Plain(v) }
 
 // FormatValue prints a variable's value for the state block the way
 // {{getvar::id}} does (strings as they are, numbers without a trailing ".0",

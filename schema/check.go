@@ -31,7 +31,34 @@ func SchemaJSON(name string) ([]byte, error) {
 	if !slices.Contains(SchemaNames, name) {
 		return nil, fmt.Errorf("unknown schema %q (want %s)", name, strings.Join(SchemaNames, ", "))
 	}
-	return schemaFS.ReadFile(name + ".schema.json")
+	return schemaText(name)
+}
+
+// engineNames are the engines settings.engine may name (SetEngines).
+var engineNames []string
+
+// SetEngines gives the lorebook schema's settings.engine its enum: the
+// engines lore has, which package engine's registry lists (it calls this
+// when it is loaded, before any check). Without it any engine name passes
+// the schema.
+func SetEngines(names []string) { engineNames = slices.Clone(names) }
+
+// engineProperty is settings.engine in lorebook.schema.json, which the
+// registry's names turn into an enum.
+const engineProperty = `"engine": {"type": "string", "default": "lore",`
+
+// schemaText is an embedded schema, with settings.engine's enum filled in.
+func schemaText(name string) ([]byte, error) {
+	b, err := schemaFS.ReadFile(name + ".schema.json")
+	if err != nil || name != "lorebook" || len(engineNames) == 0 {
+		return b, err
+	}
+	quoted := make([]string, len(engineNames))
+	for i, n := range engineNames {
+		quoted[i] = strconv.Quote(n)
+	}
+	enum := `"engine": {"enum": [` + strings.Join(quoted, ", ") + `], "default": "lore",`
+	return bytes.Replace(b, []byte(engineProperty), []byte(enum), 1), nil
 }
 
 const schemaBase = "file:///lore/schema/"
@@ -51,7 +78,7 @@ func compiledSchema(name string) *jsonschema.Schema {
 		c := jsonschema.NewCompiler()
 		compiled.raw = map[string]any{}
 		for _, n := range SchemaNames {
-			b, _ := schemaFS.ReadFile(n + ".schema.json")
+			b, _ := schemaText(n)
 			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 			if err != nil {
 				compiled.err = err

@@ -18,6 +18,7 @@ type decoder struct {
 	data  []byte
 	li    *lineIndex
 	diags []diag.Diagnostic
+	kept  map[[2]string]string // keptName's strings
 }
 
 func newDecoder(file string, data []byte) *decoder {

@@ -1,6 +1,10 @@
 package schema
 
-import "gopkg.in/yaml.v3"
+import (
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
 
 // entry decodes one entry mapping and applies SPEC §1's defaults. Its fields
 // fall in four groups, each decoded by its own method: the text, where the
@@ -8,7 +12,7 @@ import "gopkg.in/yaml.v3"
 func (d *decoder) entry(n *yaml.Node) *Entry {
 	e := &Entry{
 		Pos:                   d.pos(n),
-		Fields:                map[string]Pos{},
+		Fields:                make(map[string]Pos, fieldCount(n)),
 		Role:                  "character",
 		APIRole:               "system",
 		Enabled:               true,
@@ -31,6 +35,30 @@ func (d *decoder) entry(n *yaml.Node) *Entry {
 		e.Name = e.ID
 	}
 	return e
+}
+
+// fieldCount is how many Fields an entry mapping records: its keys, and
+// the fields kept under its extensions (extensionsAt), so the map is made
+// once at its size.
+func fieldCount(n *yaml.Node) int {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return 0
+	}
+	count := len(n.Content) / 2
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value != "extensions" {
+			continue
+		}
+		if x := resolve(n.Content[i+1]); x != nil && x.Kind == yaml.MappingNode {
+			for j := 1; j < len(x.Content); j += 2 {
+				if f := resolve(x.Content[j]); f != nil && f.Kind == yaml.MappingNode {
+					count += len(f.Content) / 2
+				}
+			}
+		}
+	}
+	return count
 }
 
 // entryText decodes what the entry says and who says it. Each group method
@@ -116,11 +144,57 @@ func (d *decoder) entryTooling(e *Entry, key string, v *yaml.Node) bool {
 	case "extensions":
 		if m, ok := ToValue(v).(map[string]any); ok {
 			e.Extensions = m
+			d.extensionsAt(e, v)
 		}
 	default:
 		return false
 	}
 	return true
+}
+
+// extensionsAt records where each field another format kept is
+// (e.Fields["extensions.<format>.<key>"], and one level down in a card
+// entry's own extensions), as the importer records it for a file of that
+// format: a finding or an explanation about a kept field (SillyTavern's
+// probability) points at it in a lore file too.
+func (d *decoder) extensionsAt(e *Entry, v *yaml.Node) {
+	each := func(m *yaml.Node, f func(key string, val *yaml.Node)) {
+		if m = resolve(m); m == nil || m.Kind != yaml.MappingNode {
+			return
+		}
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if k := m.Content[i]; k.Kind == yaml.ScalarNode && k.Value != "<<" {
+				f(k.Value, m.Content[i+1])
+			}
+		}
+	}
+	each(v, func(format string, m *yaml.Node) {
+		each(m, func(key string, val *yaml.Node) {
+			name := d.keptName(format, key)
+			e.Fields[name] = d.pos(val)
+			if key == "extensions" {
+				each(val, func(sub string, x *yaml.Node) { e.Fields[d.keptName(name, sub)] = d.pos(x) })
+			}
+		})
+	})
+}
+
+// keptName is "extensions.<format>.<key>" (or "<parent>.<key>" one level
+// down), one string per name and file rather than one per entry.
+func (d *decoder) keptName(parent, key string) string {
+	k := [2]string{parent, key}
+	if s, ok := d.kept[k]; ok {
+		return s
+	}
+	if d.kept == nil {
+		d.kept = map[[2]string]string{}
+	}
+	s := parent + "." + key
+	if !strings.HasPrefix(parent, "extensions.") {
+		s = "extensions." + s
+	}
+	d.kept[k] = s
+	return s
 }
 
 // lintDirective decodes an entry's lint: {ignore, reason}.

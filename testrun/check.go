@@ -59,7 +59,7 @@ func explain(res *render.Result, ids ...string) []Explanation {
 		_ = output.WriteExplanation(&b, res, id, false)
 		x := Explanation{ID: id, InPrompt: res.InPrompt(id) != nil, Text: b.String(), Reasons: []string{}}
 		if why := res.Explain[id]; why != nil {
-			x.Reasons = append(x.Reasons, why.Reasons...)
+			x.Reasons = append(x.Reasons, why.Texts()...)
 		}
 		out = append(out, x)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lorekit/lore/engine"
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 )
 
@@ -46,7 +47,7 @@ func (stateful) result(in *render.Input, length int, sticky bool) *render.Result
 	add := func(id, position string) {
 		res.Activated = append(res.Activated, render.ActivatedOut{ID: id, Step: 6, Position: position, Trigger: render.Trigger{In: "always"}})
 		res.Messages = append(res.Messages, render.Message{Role: "system", Content: id, Step: 6, Sources: []string{id}})
-		res.Explain[id] = &render.Explanation{Active: true, Reasons: []string{"chosen"}}
+		res.Explain[id] = &render.Explanation{Active: true, Reasons: []reason.Reason{{Code: reason.AlwaysSent}}}
 	}
 	add("a", "an-top")
 	if in.Seed%2 == 0 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lorekit/lore/match"
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
@@ -79,16 +80,16 @@ type entryState struct {
 	nPrimary   int  // usable (non-blank) primary keywords
 	nSecondary int  // usable secondary keywords
 	active     *render.Activated
-	condWhy    []string
-	chat       *chatTrigger // the scan window's verdict, when a primary matched there
-	secMiss    string       // why the secondary logic failed in the scan window
-	older      string       // a keyword hit before the scan window
+	condWhy    []reason.Reason
+	chat       *chatTrigger  // the scan window's verdict, when a primary matched there
+	secMiss    reason.Reason // why the secondary logic failed in the scan window
+	older      reason.Reason // a keyword hit before the scan window
 	// recursion detail for the explanation
-	recVisit    int       // 1 + the level last examined for it (0: never)
-	recHit      match.Hit // the first keyword hit in its first parent's content
-	recText     string    // that content, macros expanded
-	recMiss     []string  // the first few content matches that did not activate it
-	recMissMore int       // and how many more
+	recVisit    int             // 1 + the level last examined for it (0: never)
+	recHit      match.Hit       // the first keyword hit in its first parent's content
+	recText     string          // that content, macros expanded
+	recMiss     []reason.Reason // the first few content matches that did not activate it
+	recMissMore int             // and how many more
 }
 
 type activator struct {
@@ -107,6 +108,9 @@ type activator struct {
 	// in win, -1 when g did not occur there).
 	win     []windowGroup
 	winSlot []int32
+	// noMatch is the reason of the entries no keyword of which matched in
+	// the scan window (windowReason).
+	noMatch reason.Reason
 }
 
 func newActivator(in *render.Input, kw *keywordIndex) *activator {

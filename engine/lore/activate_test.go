@@ -303,7 +303,7 @@ func TestActivateExplain(t *testing.T) {
 			t.Errorf("%s: no explanation", id)
 			continue
 		}
-		if got := strings.Join(x.Reasons, "\n"); got != strings.Join(w, "\n") {
+		if got := strings.Join(x.Texts(), "\n"); got != strings.Join(w, "\n") {
 			t.Errorf("%s:\n got: %s\nwant: %s", id, got, strings.Join(w, "\n"))
 		}
 	}
@@ -363,7 +363,7 @@ func TestActivateExplainRecursionAndWindow(t *testing.T) {
 			`keyword "omega" matched in message:1, before the scan window: “beta of omega”`},
 	}
 	for id, w := range want {
-		if got := strings.Join(act.Why[id].Reasons, "\n"); got != strings.Join(w, "\n") {
+		if got := strings.Join(act.Why[id].Texts(), "\n"); got != strings.Join(w, "\n") {
 			t.Errorf("%s:\n got: %s\nwant: %s", id, got, strings.Join(w, "\n"))
 		}
 	}

@@ -1,12 +1,12 @@
 package lore
 
 import (
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/lorekit/lore/match"
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
@@ -124,9 +124,9 @@ func (a *activator) chatTrigger(i int) {
 			return wg != nil && wg.n[mode] > 0
 		})
 		if !a.secondaryHolds(i, t.sec) {
-			st.secMiss = fmt.Sprintf("keyword %s matched in message:%d: %s, but %s",
-				quoteKW(a.keywordOf(a.book, t.hit)), t.msg, snippet(a.msgs[t.msg].Content, t.hit.Start, t.hit.End),
-				a.secondarySentence(i, t.sec, false, "the scan window"))
+			st.secMiss = a.keywordHit(reason.LoreSecondaryFails, t.hit, append([]reason.Param{reason.P("message", t.msg),
+				reason.P("excerpt", snippet(a.msgs[t.msg].Content, t.hit.Start, t.hit.End))},
+				a.secondaryParams(i, t.sec, false, "scan-window")...)...)
 			return
 		}
 	}
@@ -233,8 +233,8 @@ func (a *activator) beforeWindow(window int) {
 			}
 		}
 		if bestMsg >= 0 {
-			st.older = fmt.Sprintf("keyword %s matched in message:%d, before the scan window: %s",
-				quoteKW(a.keywordOf(a.book, best)), bestMsg, snippet(a.msgs[bestMsg].Content, best.Start, best.End))
+			st.older = a.keywordHit(reason.LoreBeforeWindow, best, reason.P("message", bestMsg),
+				reason.P("excerpt", snippet(a.msgs[bestMsg].Content, best.Start, best.End)))
 		}
 	}
 }

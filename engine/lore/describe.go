@@ -1,68 +1,63 @@
 package lore
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
 
 // Describe says what lore's engine does with each entry, whatever the chat
 // (render.Describer): lint compares it with the other engines'.
-func (*Engine) Describe(in *render.Input) []render.Fate {
+func (*Engine) Describe(in *render.Input) *render.Description {
 	out := make([]render.Fate, len(in.Book.Entries))
 	for i, e := range in.Book.Entries {
 		if e != nil {
 			out[i] = describe(e)
 		}
 	}
-	return out
+	return &render.Description{Fates: out, Recursive: in.Settings.RecursionLimit > 0}
 }
 
 func describe(e *schema.Entry) render.Fate {
-	f := render.Fate{Placement: placement(e)}
 	switch {
 	case !e.Enabled:
-		f.Activation, f.Placement, f.Never = "never", "", "it is disabled (enabled: false)"
+		return render.Never(at(e, reason.NeverDisabled, "enabled"))
 	case e.AlwaysSend:
-		f.Activation = "always"
+		return render.Fate{Activation: "always", Placement: placement(e)}
 	case !hasKeywords(e.Keywords):
-		f.Activation, f.Placement = "never", ""
 		if e.Section == schema.SectionChatHistory {
-			f.Never = "a chat-history entry needs keywords, or alwaysSend: true to be constant"
-		} else {
-			f.Never = "alwaysSend: false on a " + e.Section + " entry without keywords; add keywords or remove alwaysSend: false"
+			return render.Never(at(e, reason.LoreNeverNoKeywordsChat, "keywords"))
 		}
-	default:
-		f.Activation = "keywords"
+		return render.Never(at(e, reason.LoreNeverNoKeywords, "alwaysSend", reason.P("section", e.Section)))
 	}
-	return f
+	return render.Fate{Activation: "keywords", Placement: placement(e)}
 }
 
 // placement is where lore's assembly puts an activated entry (SPEC §3).
-func placement(e *schema.Entry) string {
+func placement(e *schema.Entry) reason.Reason {
 	if e.Role == render.RoleGreeting {
-		return "the chat's opening assistant message (step 10), unless the transcript opens with one"
+		return at(e, reason.LorePlaceGreeting, "role")
 	}
 	switch e.Section {
 	case schema.SectionSystemPresets:
-		return "system presets (step 1)"
+		return at(e, reason.PlaceSystemPresets, "section")
 	case schema.SectionExamples:
-		return "example dialogue (step 4)"
+		return at(e, reason.PlaceExamples, "section")
 	case schema.SectionPostHistory:
-		return "post-history (step 13)"
+		return at(e, reason.PlacePostHistory, "section")
 	case schema.SectionChatHistory:
 		if e.Depth == nil {
-			return "the triggered block (step 6)"
+			return at(e, reason.PlaceTriggered, "section")
 		}
 		after := *e.Depth + 1 // depth k goes before the k-th newest message, counted from 0
 		if *e.Depth < 0 {
 			after = 1 // lint's depth-ignored: placed just before the newest message
 		}
-		return render.HistoryPlace(after, fmt.Sprintf("depth %d", *e.Depth))
+		return onField(e, render.HistoryPlace(after, *e.Depth, ""))
 	}
-	return "section " + e.Section
+	return at(e, reason.LorePlaceSection, "section", reason.P("section", e.Section))
 }
 
 func hasKeywords(ks []schema.Keyword) bool {

@@ -121,10 +121,15 @@ func (x *keywordIndex) patternError(entry int, secondary bool, kw int) error {
 }
 
 func (x *keywordIndex) keywordOf(book *schema.Lorebook, h match.Hit) string {
+	return x.keywordAt(book, h).Text
+}
+
+// keywordAt is the keyword a hit is of, with its position.
+func (x *keywordIndex) keywordAt(book *schema.Lorebook, h match.Hit) schema.Keyword {
 	r := x.refs[h.Pattern]
 	e := book.Entries[r.entry]
 	if r.secondary {
-		return e.SecondaryKeywords[r.kw].Text
+		return e.SecondaryKeywords[r.kw]
 	}
-	return e.Keywords[r.kw].Text
+	return e.Keywords[r.kw]
 }

@@ -6,9 +6,10 @@
 package lore
 
 import (
-	"fmt"
 	"sync"
 
+	"github.com/lorekit/lore/match"
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
@@ -45,6 +46,18 @@ func (eng *Engine) index(book *schema.Lorebook) *keywordIndex {
 
 // Name is "lore".
 func (*Engine) Name() string { return Name }
+
+// Profile is lore's engine as data (render.Profile): Unicode word
+// boundaries, recursion by levels up to recursionLimit, SPEC §4's budget.
+var Profile = render.Profile{
+	Name: Name, Title: "lore", New: func() render.Engine { return New() },
+	WordRune:  match.IsWordRune,
+	Recursion: render.RecursionLevels, Budget: render.BudgetShares, AlwaysSent: render.AlwaysInBudget,
+	Reads: render.EntryFields,
+}
+
+// Profile is lore's Profile.
+func (*Engine) Profile() *render.Profile { return &Profile }
 
 // SizeUp sizes what the lorebook always sends (see the package function SizeUp).
 func (*Engine) SizeUp(in *render.Input) *render.Sizing { return SizeUp(in) }
@@ -193,12 +206,11 @@ func (idx entryIndex) of(p render.Piece) *render.Activated {
 func explain(in *render.Input, act *Activation, idx entryIndex, pieces, kept []render.Piece, out []render.ActivatedOut, r *render.Report) map[string]*render.Explanation {
 	res := map[string]*render.Explanation{}
 	for _, e := range in.Book.Entries {
+		// Activation's explanation, which assembly and the budget add to:
+		// the activation is this render's own.
 		x := &render.Explanation{}
-		if act != nil {
-			if w := act.Why[e.ID]; w != nil {
-				x.Active, x.Level = w.Active, w.Level
-				x.Reasons = append(x.Reasons, w.Reasons...)
-			}
+		if act != nil && act.Why[e.ID] != nil {
+			x = act.Why[e.ID]
 		}
 		res[e.ID] = x
 	}
@@ -236,17 +248,17 @@ func explain(in *render.Input, act *Activation, idx entryIndex, pieces, kept []r
 		p, wasAssembled := assembled[e.ID]
 		switch {
 		case e.Role == render.RoleGreeting && opens:
-			x.Reasons = append(x.Reasons, "greeting entry: not sent, because the transcript already opens with an assistant message")
+			x.Reasons = append(x.Reasons, at(e, reason.LoreGreetingNotSent, "role"))
 		case !wasAssembled:
-			x.Reasons = append(x.Reasons, "activated, but its content is empty after macros, so nothing is sent")
+			x.Reasons = append(x.Reasons, at(e, reason.LoreEmptyAfterMacros, "content"))
 		case !inPrompt[e.ID]:
-			x.Reasons = append(x.Reasons, budgetReason(p, r))
+			x.Reasons = append(x.Reasons, onField(e, budgetReason(p, r)))
 		case cut[e.ID].Cut:
-			x.Reasons = append(x.Reasons, cutReason(cut[e.ID], r))
+			x.Reasons = append(x.Reasons, onField(e, cutReason(cut[e.ID], r)))
 		}
 		if inPrompt[e.ID] && nKept[e.ID] < nAssembled[e.ID] {
-			x.Reasons = append(x.Reasons, fmt.Sprintf("%d of its %d messages were left out by the budget: Required was over its cap (%d tokens)",
-				nAssembled[e.ID]-nKept[e.ID], nAssembled[e.ID], requiredCap(r)))
+			x.Reasons = append(x.Reasons, at(e, reason.LoreExamplesCut, "content",
+				reason.P("dropped", nAssembled[e.ID]-nKept[e.ID]), reason.P("of", nAssembled[e.ID]), reason.P("cap", requiredCap(r))))
 		}
 	}
 	return res
@@ -254,22 +266,24 @@ func explain(in *render.Input, act *Activation, idx entryIndex, pieces, kept []r
 
 // budgetReason says why the budget left an assembled entry out, from the
 // report's note on it.
-func budgetReason(p render.Piece, r *render.Report) string {
-	why := "there was no room for it"
+func budgetReason(p render.Piece, r *render.Report) reason.Reason {
 	budget := -1
+	var note []reason.Param
 	if r != nil {
 		if sec := r.Section(p.Section); sec != nil {
 			budget = sec.Budget
 			if n := r.Note(p.Section, p.Key, false); n != nil {
-				why = fmt.Sprintf("%s (it has %d tokens)", n.Why, n.Tokens)
+				note = []reason.Param{reason.P("note", n.Why), reason.P("tokens", n.Tokens)}
 			}
 		}
 	}
 	switch p.Section {
 	case render.SecCards, render.SecHistory, render.SecMemory:
-		return fmt.Sprintf("activated, then left out by the budget (%s share: %d tokens): %s", p.Section, budget, why)
+		return reason.New(reason.LoreBudgetShare, "content", schema.Pos{},
+			append([]reason.Param{reason.P("section", p.Section), reason.P("budget", budget)}, note...)...)
 	}
-	return fmt.Sprintf("activated, then left out by the budget: Required was over its cap (%d tokens) and the %s section did not fit: %s", budget, p.Section, why)
+	return reason.New(reason.LoreBudgetRequired, "content", schema.Pos{},
+		append([]reason.Param{reason.P("budget", budget), reason.P("section", p.Section)}, note...)...)
 }
 
 func requiredCap(r *render.Report) int {
@@ -280,11 +294,12 @@ func requiredCap(r *render.Report) int {
 }
 
 // cutReason says how much of a cut entry is left.
-func cutReason(p render.Piece, r *render.Report) string {
+func cutReason(p render.Piece, r *render.Report) reason.Reason {
 	if r != nil {
 		if n := r.Note(p.Section, p.Key, true); n != nil {
-			return fmt.Sprintf("in the prompt, but cut at its end from %d to %d tokens to fit the Required cap (%d tokens)", n.Tokens, n.Kept, r.RequiredCap)
+			return reason.New(reason.LoreCut, "content", schema.Pos{},
+				reason.P("from", n.Tokens), reason.P("to", n.Kept), reason.P("cap", r.RequiredCap))
 		}
 	}
-	return "in the prompt, but cut at its end to fit the Required cap"
+	return reason.New(reason.LoreCutUnsized, "content", schema.Pos{})
 }

@@ -133,7 +133,7 @@ func TestRenderBudgetExplained(t *testing.T) {
 		}
 	}
 	x := res.Explain["big"]
-	if x == nil || !strings.Contains(strings.Join(x.Reasons, "\n"), "left out by the budget (cards share: ") {
+	if x == nil || !strings.Contains(strings.Join(x.Texts(), "\n"), "left out by the budget (cards share: ") {
 		t.Errorf("explain big: %+v", x)
 	}
 	for _, m := range res.Messages {
@@ -155,7 +155,7 @@ func TestRenderCutExplained(t *testing.T) {
 	if len(res.Messages) == 0 || !res.Messages[0].Cut {
 		t.Fatalf("first message not cut: %+v", res.Messages)
 	}
-	if x := res.Explain["huge"]; !strings.Contains(strings.Join(x.Reasons, "\n"), "cut at its end") {
+	if x := res.Explain["huge"]; !strings.Contains(strings.Join(x.Texts(), "\n"), "cut at its end") {
 		t.Errorf("explain: %+v", x)
 	}
 }
@@ -242,7 +242,7 @@ func TestRecursionFromAnotherSection(t *testing.T) {
 	}
 	a := res.InPrompt("ledger")
 	if a == nil {
-		t.Fatalf("ledger is not in the prompt: %q", res.Explain["ledger"].Reasons)
+		t.Fatalf("ledger is not in the prompt: %q", res.Explain["ledger"].Texts())
 	}
 	if a.Recursion != 1 || a.Trigger.In != "entry:gate" {
 		t.Errorf("ledger: recursion %d, trigger %+v; want level 1 from entry:gate", a.Recursion, a.Trigger)
@@ -265,7 +265,7 @@ func TestRecursionFromAnotherSection(t *testing.T) {
 	if x := res.Explain["ledger"]; !x.Active || x.Level != 1 {
 		t.Errorf("left-out ledger: active %v, level %d; want active at level 1", x.Active, x.Level)
 	}
-	if got := strings.Join(res.Explain["ledger"].Reasons, "\n"); !strings.Contains(got, "activated only through entries that were left out") {
+	if got := strings.Join(res.Explain["ledger"].Texts(), "\n"); !strings.Contains(got, "activated only through entries that were left out") {
 		t.Errorf("reasons do not say the parent was left out:\n%s", got)
 	}
 }

@@ -1,14 +1,13 @@
 package lore
 
 import (
-	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/lorekit/lore/match"
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
@@ -22,7 +21,7 @@ func (a *activator) explain(i, window int) *render.Explanation {
 		x.Level = st.active.Level
 	}
 	if !e.Enabled {
-		x.Reasons = []string{"disabled (enabled: false): never sent"}
+		x.Reasons = []reason.Reason{at(e, reason.LoreDisabled, "enabled")}
 		return x
 	}
 	x.Reasons = append(x.Reasons, st.condWhy...)
@@ -32,29 +31,31 @@ func (a *activator) explain(i, window int) *render.Explanation {
 	if e.AlwaysSend {
 		switch {
 		case e.Section == schema.SectionChatHistory:
-			x.Reasons = append(x.Reasons, "constant entry (chat-history with alwaysSend: true): sent without keywords")
+			x.Reasons = append(x.Reasons, at(e, reason.LoreConstant, "alwaysSend"))
 		case e.Has("alwaysSend"):
-			x.Reasons = append(x.Reasons, "always sent (alwaysSend: true)")
+			x.Reasons = append(x.Reasons, at(e, reason.AlwaysSent, "alwaysSend"))
 		default:
-			x.Reasons = append(x.Reasons, "always sent (alwaysSend defaults to true in section "+e.Section+")")
+			x.Reasons = append(x.Reasons, at(e, reason.LoreAlwaysSentDefault, "section", reason.P("section", e.Section)))
 		}
 		return x
 	}
 	for k, kw := range e.Keywords {
 		if err := a.patternError(i, false, k); err != nil {
-			x.Reasons = append(x.Reasons, fmt.Sprintf("keyword %s never matches: %v", quoteKW(kw.Text), err))
+			x.Reasons = append(x.Reasons, reason.New(reason.LoreKeywordNeverMatches, "keywords", kw.Pos,
+				reason.P("keyword", kw.Text), reason.P("error", err.Error())))
 		}
 	}
 	for k, kw := range e.SecondaryKeywords {
 		if err := a.patternError(i, true, k); err != nil {
-			x.Reasons = append(x.Reasons, fmt.Sprintf("secondary keyword %s never matches: %v", quoteKW(kw.Text), err))
+			x.Reasons = append(x.Reasons, reason.New(reason.LoreSecondaryNeverMatches, "secondaryKeywords", kw.Pos,
+				reason.P("keyword", kw.Text), reason.P("error", err.Error())))
 		}
 	}
 	if st.nPrimary == 0 {
 		if e.Section == schema.SectionChatHistory {
-			x.Reasons = append(x.Reasons, "left out: a chat-history entry without keywords is sent only with alwaysSend: true")
+			x.Reasons = append(x.Reasons, at(e, reason.LoreNoKeywordsChatHistory, "keywords"))
 		} else {
-			x.Reasons = append(x.Reasons, "left out: alwaysSend is false and it has no keywords, so nothing can activate it")
+			x.Reasons = append(x.Reasons, at(e, reason.LoreNoKeywords, "keywords"))
 		}
 		return x
 	}
@@ -63,66 +64,102 @@ func (a *activator) explain(i, window int) *render.Explanation {
 		return x
 	}
 	// Out: what the chat did, then what recursion did.
-	switch {
-	case window <= 0 || len(a.msgs) == 0:
-		x.Reasons = append(x.Reasons, "no message was scanned for keywords (scan window "+strconv.Itoa(max(window, 0))+", "+plural(len(a.msgs), "message")+" in the transcript)")
-	case st.secMiss != "":
+	if st.secMiss.Code != "" && window > 0 && len(a.msgs) > 0 {
 		x.Reasons = append(x.Reasons, st.secMiss)
-	case window >= len(a.msgs):
-		x.Reasons = append(x.Reasons, fmt.Sprintf("no keyword matched in the %s of the transcript (scan window %d)", plural(len(a.msgs), "message"), window))
-	default:
-		x.Reasons = append(x.Reasons, fmt.Sprintf("no keyword matched in the last %s (scan window)", plural(window, "message")))
+	} else {
+		x.Reasons = append(x.Reasons, onField(e, a.windowReason(window)))
 	}
 	// A key that is a list typed into one field matches only where the whole
 	// list is written: say so, or "no keyword matched" hides why.
 	for _, kw := range e.Keywords {
 		if parts, sep := match.SplitJoined(kw.Text); parts != nil {
-			x.Reasons = append(x.Reasons, fmt.Sprintf("keyword %s is %d keywords joined by %q: it matches only where the whole text is written, never on %q alone (lint: joined-keywords; lore lint --fix splits it)",
-				quoteKW(kw.Text), len(parts), sep, parts[0]))
+			x.Reasons = append(x.Reasons, reason.New(reason.LoreJoinedKeyword, "keywords", kw.Pos,
+				reason.P("keyword", kw.Text), reason.P("parts", len(parts)), reason.P("separator", sep), reason.P("first", parts[0])))
 		}
 	}
-	if st.older != "" {
+	if st.older.Code != "" {
 		x.Reasons = append(x.Reasons, st.older)
 	}
 	x.Reasons = append(x.Reasons, st.recMiss...)
 	if st.recMissMore > 0 {
-		x.Reasons = append(x.Reasons, fmt.Sprintf("and %d more such matches in entries' content", st.recMissMore))
+		x.Reasons = append(x.Reasons, reason.Reason{Code: reason.LoreMoreRecursionMisses,
+			Params: reason.Params{reason.P("count", st.recMissMore)}})
 	}
 	return x
 }
 
-func (a *activator) activeReasons(i int) []string {
+// windowReason says what the scan window held when no keyword of an entry
+// matched there: one reason for every such entry of a render, whose params
+// they share.
+func (a *activator) windowReason(window int) reason.Reason {
+	if a.noMatch.Code != "" {
+		return a.noMatch
+	}
+	switch {
+	case window <= 0 || len(a.msgs) == 0:
+		a.noMatch = reason.Reason{Code: reason.LoreNothingScanned,
+			Params: reason.Params{reason.P("window", max(window, 0)), reason.P("messages", len(a.msgs))}}
+	case window >= len(a.msgs):
+		a.noMatch = reason.Reason{Code: reason.LoreNoMatchTranscript, Field: "keywords",
+			Params: reason.Params{reason.P("messages", len(a.msgs)), reason.P("window", window)}}
+	default:
+		a.noMatch = reason.Reason{Code: reason.LoreNoMatchWindow, Field: "keywords", Params: reason.Params{reason.P("window", window)}}
+	}
+	return a.noMatch
+}
+
+// at is a reason about one field of e, at that field.
+func at(e *schema.Entry, code reason.Code, field string, params ...reason.Param) reason.Reason {
+	return onField(e, reason.New(code, field, schema.Pos{}, params...))
+}
+
+// onField puts r at its field of e (nowhere when it names none).
+func onField(e *schema.Entry, r reason.Reason) reason.Reason {
+	if r.Field != "" {
+		r.Pos = e.FieldPos(r.Field)
+	}
+	return r
+}
+
+// keywordHit is a reason about the keyword a hit is of, at that keyword,
+// starting with its text.
+func (a *activator) keywordHit(code reason.Code, h match.Hit, params ...reason.Param) reason.Reason {
+	kw := a.keywordAt(a.book, h)
+	field := "keywords"
+	if a.refs[h.Pattern].secondary {
+		field = "secondaryKeywords"
+	}
+	ps := make(reason.Params, 0, 1+len(params))
+	return reason.Reason{Code: code, Field: field, Pos: kw.Pos, Params: append(append(ps, reason.P("keyword", kw.Text)), params...)}
+}
+
+func (a *activator) activeReasons(i int) []reason.Reason {
 	st := &a.st[i]
-	var out []string
+	var out []reason.Reason
 	if t := st.chat; t != nil {
 		text := a.msgs[t.msg].Content
-		out = append(out, fmt.Sprintf("keyword %s matched in message:%d: %s", quoteKW(a.keywordOf(a.book, t.hit)), t.msg,
-			snippet(text, t.hit.Start, t.hit.End)))
+		out = append(out, a.keywordHit(reason.LoreKeywordMatched, t.hit, reason.P("message", t.msg),
+			reason.P("excerpt", snippet(text, t.hit.Start, t.hit.End))))
 		if st.nSecondary > 0 {
-			out = append(out, a.secondarySentence(i, t.sec, true, "the scan window"))
+			out = append(out, a.secondaryReason(i, t.sec, true, "scan-window"))
 		}
 		msgs := unionDesc(t.msgs)
 		if len(msgs) > 1 {
 			const maxList = 5
-			var others []string
-			for _, m := range msgs[1:min(len(msgs), maxList+1)] {
-				others = append(others, "message:"+strconv.Itoa(m))
-			}
-			more := ""
-			if n := len(msgs) - 1 - len(others); n > 0 {
-				more = fmt.Sprintf(" and %d more", n)
-			}
-			out = append(out, fmt.Sprintf("also matched in %s%s (%s in %s of the scan window)",
-				strings.Join(others, ", "), more, plural(st.active.Hits, "keyword hit"), plural(len(msgs), "message")))
+			others := msgs[1:min(len(msgs), maxList+1)]
+			out = append(out, at(a.book.Entries[i], reason.LoreAlsoMatched, "keywords",
+				reason.P("messages", others), reason.P("more", len(msgs)-1-len(others)),
+				reason.P("hits", st.active.Hits), reason.P("scanned", len(msgs))))
 		}
 		return out
 	}
 	if lists := st.active.ParentLists; len(lists) > 0 {
-		out = append(out, fmt.Sprintf("keyword %s matched in the content of entry %s (recursion level %d): %s",
-			quoteKW(a.keywordOf(a.book, st.recHit)), strings.TrimPrefix(st.active.Trigger.In, "entry:"), st.active.Level,
-			snippet(st.recText, st.recHit.Start, st.recHit.End)))
-		if others, more := otherParents(lists, strings.TrimPrefix(st.active.Trigger.In, "entry:"), 5); len(others) > 0 {
-			out = append(out, "also activated at that level by the content of "+strings.Join(others, ", ")+more)
+		parent := strings.TrimPrefix(st.active.Trigger.In, "entry:")
+		out = append(out, a.keywordHit(reason.LoreRecursionMatched, st.recHit, reason.P("entry", parent),
+			reason.P("level", st.active.Level), reason.P("excerpt", snippet(st.recText, st.recHit.Start, st.recHit.End))))
+		if others, more, more2 := otherParents(lists, parent, 5); len(others) > 0 {
+			out = append(out, reason.Reason{Code: reason.LoreRecursionAlso,
+				Params: reason.Params{reason.P("entries", others), reason.P("more", more), reason.P("others", more2)}})
 		}
 	}
 	return out
@@ -156,7 +193,7 @@ func unionDesc(lists [][]int) []int {
 // and says how many more there are: exactly for one list (the usual case: one
 // keyword named in the parents' content), "others" for several, whose union
 // is not worth counting.
-func otherParents(lists [][]string, first string, limit int) ([]string, string) {
+func otherParents(lists [][]string, first string, limit int) ([]string, int, bool) {
 	seen := map[string]bool{first: true}
 	var out []string
 	total := 0
@@ -174,22 +211,11 @@ func otherParents(lists [][]string, first string, limit int) ([]string, string) 
 	}
 	switch {
 	case len(lists) == 1 && total-1 > len(out):
-		return out, fmt.Sprintf(" and %d more", total-1-len(out))
+		return out, total - 1 - len(out), false
 	case len(lists) > 1 && total > len(seen):
-		return out, " and others"
+		return out, 0, true
 	}
-	return out, ""
-}
-
-// quoteKW quotes a keyword for a sentence without escaping its backslashes,
-// so a regular expression reads as the creator wrote it.
-func quoteKW(s string) string { return "\"" + s + "\"" }
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
+	return out, 0, false
 }
 
 // snippet quotes the text around a hit, on one line: “…who runs this tavern?…”.
@@ -233,8 +259,9 @@ func snippet(text string, start, end int) string {
 	return b.String()
 }
 
-// secondarySentence explains the secondary logic's verdict on one text.
-func (a *activator) secondarySentence(i int, sec []int, holds bool, where string) string {
+// secondaryParams are the secondary logic's verdict on one text (in:
+// "scan-window", "content"), as reason.SecondaryLogic's params.
+func (a *activator) secondaryParams(i int, sec []int, holds bool, in string) []reason.Param {
 	e := a.book.Entries[i]
 	logic := strings.ToUpper(e.SecondaryKeywordLogic)
 	if logic == "" {
@@ -246,25 +273,17 @@ func (a *activator) secondarySentence(i int, sec []int, holds bool, where string
 			continue
 		}
 		if containsInt(sec, k) {
-			matched = append(matched, quoteKW(kw.Text))
+			matched = append(matched, kw.Text)
 		} else {
-			missing = append(missing, quoteKW(kw.Text))
+			missing = append(missing, kw.Text)
 		}
 	}
-	verdict := "holds"
-	if !holds {
-		verdict = "fails"
-	}
-	var detail string
-	switch {
-	case len(matched) == 0:
-		detail = "none of " + strings.Join(missing, ", ") + " matched"
-	case len(missing) == 0 && len(matched) == 1:
-		detail = matched[0] + " matched"
-	case len(missing) == 0:
-		detail = "all of " + strings.Join(matched, ", ") + " matched"
-	default:
-		detail = strings.Join(matched, ", ") + " matched (" + strings.Join(missing, ", ") + " did not)"
-	}
-	return "secondary logic " + logic + " " + verdict + " in " + where + ": " + detail
+	return []reason.Param{reason.P("logic", logic), reason.P("holds", holds), reason.P("in", in),
+		reason.P("matched", matched), reason.P("missing", missing)}
+}
+
+// secondaryReason is the secondary logic's verdict as a reason of its own.
+func (a *activator) secondaryReason(i int, sec []int, holds bool, in string) reason.Reason {
+	e := a.book.Entries[i]
+	return at(e, reason.SecondaryLogic, "secondaryKeywords", a.secondaryParams(i, sec, holds, in)...)
 }

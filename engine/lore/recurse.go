@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lorekit/lore/match"
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 )
 
@@ -205,16 +206,18 @@ func (a *activator) visit(c, level int, lv *levelScan, next *[]int) bool {
 		return false // another level's content may still activate it
 	}
 	parent := a.book.Entries[lv.parents[bestOrder]]
-	where := "keyword " + quoteKW(a.keywordOf(a.book, best)) + " matched in the content of entry " + parent.ID
-	switch {
-	case a.book.Entries[c].ExcludeRecursion:
-		a.miss(c, where+", but this entry has excludeRecursion: only chat messages can activate it", total-1)
+	from := reason.P("entry", parent.ID)
+	switch e := a.book.Entries[c]; {
+	case e.ExcludeRecursion:
+		r := a.keywordHit(reason.LoreRecursionExcluded, best, from)
+		r.Field, r.Pos = "excludeRecursion", e.FieldPos("excludeRecursion")
+		a.miss(c, r, total-1)
 		return true
 	case a.limit <= 0:
-		a.miss(c, where+", but recursion is off (recursionLimit 0)", total-1)
+		a.miss(c, a.keywordHit(reason.LoreRecursionOff, best, from), total-1)
 		return true
 	case level+1 > a.limit:
-		a.miss(c, fmt.Sprintf("%s, but that would be recursion level %d, above recursionLimit %d", where, level+1, a.limit), total-1)
+		a.miss(c, a.keywordHit(reason.LoreRecursionAboveLimit, best, from, reason.P("level", level+1), reason.P("limit", a.limit)), total-1)
 		return true // deeper levels are above the limit too
 	}
 	st.active = &render.Activated{Entry: a.book.Entries[c], Level: level + 1, LastMessage: -1,
@@ -278,21 +281,23 @@ func (a *activator) secondarySignature(c int) string {
 // parent's (in prompt order) secondary logic, or its preventRecursion.
 func (a *activator) missNoParent(c int, first match.Hit, order, total int, lv *levelScan) {
 	parent := a.book.Entries[lv.parents[order]]
-	where := "keyword " + quoteKW(a.keywordOf(a.book, first)) + " matched in the content of entry " + parent.ID
+	from := reason.P("entry", parent.ID)
 	if a.st[c].nSecondary > 0 {
 		if sec := a.secondariesInContent(c, order, lv); !a.secondaryHolds(c, sec) {
-			a.miss(c, where+", but "+a.secondarySentence(c, sec, false, "that content"), total-1)
+			r := a.keywordHit(reason.LoreRecursionSecondaryFails, first, append([]reason.Param{from}, a.secondaryParams(c, sec, false, "content")...)...)
+			r.Field, r.Pos = "secondaryKeywords", a.book.Entries[c].FieldPos("secondaryKeywords")
+			a.miss(c, r, total-1)
 			return
 		}
 	}
-	a.miss(c, where+", but "+parent.ID+" has preventRecursion: its content activates nothing", total-1)
+	a.miss(c, a.keywordHit(reason.LoreRecursionPrevented, first, from), total-1)
 }
 
 // maxRecMiss is how many content matches that did not activate an entry its
 // explanation quotes; the rest are counted.
 const maxRecMiss = 3
 
-func (a *activator) miss(c int, why string, more int) {
+func (a *activator) miss(c int, why reason.Reason, more int) {
 	st := &a.st[c]
 	if len(st.recMiss) < maxRecMiss {
 		st.recMiss = append(st.recMiss, why)

@@ -1,6 +1,8 @@
 package sillytavern
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -57,7 +59,7 @@ func TestNewerFields(t *testing.T) {
 		if got := inPrompt(r); got != "any@before-char" {
 			t.Errorf("a normal generation: %s", got)
 		}
-		if why := strings.Join(r.Explain["swipes"].Reasons, "; "); !strings.Contains(why, "triggers swipe do not include this generation's type (normal)") {
+		if why := strings.Join(r.Explain["swipes"].Texts(), "; "); !strings.Contains(why, "triggers swipe do not include this generation's type (normal)") {
 			t.Errorf("--explain swipes: %s", why)
 		}
 		r = mustRender(t, stInput(t, book, map[string]any{"generationType": "swipe"}, "x", "y"))
@@ -76,7 +78,7 @@ func TestNewerFields(t *testing.T) {
 		if got := inPrompt(r); got != "free@before-char" {
 			t.Errorf("in the prompt: %s", got)
 		}
-		if why := strings.Join(r.Explain["small"].Reasons, "; "); !strings.Contains(why, "the budget (10 tokens) was already full at big") {
+		if why := strings.Join(r.Explain["small"].Texts(), "; "); !strings.Contains(why, "the budget (10 tokens) was already full at big") {
 			t.Errorf("--explain small: %s", why)
 		}
 	})
@@ -138,7 +140,7 @@ func TestExplainGates(t *testing.T) {
 		"blocked":  "@@dont_activate",
 		"keyless":  "no primary keys, and it is not constant",
 		"kin":      `"kin" occurs only inside other words, and whole words are on (matchWholeWords)`,
-		"and-all":  `primary key "x" matched, but the secondary keys do not satisfy AND_ALL`,
+		"and-all":  `primary key "x" matched, but secondary logic AND_ALL fails in the scanned text: "x" matched ("moon" did not)`,
 		"never":    "probability 0%: rolled",
 		"g-b":      `inclusion group "g" went to g-a by prioritized`,
 		"far":      "no primary key matched in the 2 newest messages (scan depth 2)",
@@ -152,12 +154,12 @@ func TestExplainGates(t *testing.T) {
 		if x.Active {
 			t.Errorf("%s: activated, want it out", id)
 		}
-		if why := strings.Join(x.Reasons, "; "); !strings.Contains(why, want) {
+		if why := strings.Join(x.Texts(), "; "); !strings.Contains(why, want) {
 			t.Errorf("--explain %s:\n  %s\nwant it to say %q", id, why, want)
 		}
 	}
-	if x := r.Explain["g-a"]; !x.Active || !strings.Contains(strings.Join(x.Reasons, "; "), `activated: key "x" matched in message:2`) {
-		t.Errorf("--explain g-a: %v", x.Reasons)
+	if x := r.Explain["g-a"]; !x.Active || !strings.Contains(strings.Join(x.Texts(), "; "), `activated: key "x" matched in message:2`) {
+		t.Errorf("--explain g-a: %v", x.Texts())
 	}
 }
 
@@ -172,7 +174,7 @@ func TestCooldownExplained(t *testing.T) {
 	if inPrompt(rs[0]) != "amulet@before-char" || inPrompt(rs[1]) != "" {
 		t.Fatalf("turns: %q, %q", inPrompt(rs[0]), inPrompt(rs[1]))
 	}
-	if why := strings.Join(rs[1].Explain["amulet"].Reasons, "; "); !strings.Contains(why, "on cooldown until the chat has 4 messages (it has 3)") {
+	if why := strings.Join(rs[1].Explain["amulet"].Texts(), "; "); !strings.Contains(why, "on cooldown until the chat has 4 messages (it has 3)") {
 		t.Errorf("--explain amulet at length 3: %s", why)
 	}
 	if len(rs[0].Effects) != 1 || rs[0].Effects[0] != (render.Effect{ID: "amulet", Kind: "cooldown", Start: 1, End: 4}) {
@@ -196,7 +198,7 @@ func TestCardFieldsInPrompt(t *testing.T) {
 			t.Errorf("%s: kind %q, trigger %q; want a card field sent always", a.ID, a.Kind, a.Trigger.In)
 		}
 	}
-	if why := strings.Join(r.Explain["first-message"].Reasons, "; "); !strings.Contains(why, "so it is the chat's first message") {
+	if why := strings.Join(r.Explain["first-message"].Texts(), "; "); !strings.Contains(why, "so it is the chat's first message") {
 		t.Errorf("--explain first-message: %s", why)
 	}
 }
@@ -238,7 +240,7 @@ func TestGreetingOpensTheChat(t *testing.T) {
 	if got, want := history(r), "assistant: Hi there. [message:0] | user: hello [message:1]"; got != want {
 		t.Errorf("history:\n got %s\nwant %s", got, want)
 	}
-	if why := strings.Join(r.Explain["first-message"].Reasons, "; "); !strings.Contains(why, "not added again") {
+	if why := strings.Join(r.Explain["first-message"].Texts(), "; "); !strings.Contains(why, "not added again") {
 		t.Errorf("--explain first-message: %s", why)
 	}
 }
@@ -345,5 +347,43 @@ func TestExampleDialogue(t *testing.T) {
 				t.Errorf("exampleDialogue(%q) = %q, want %q", tc.block, g, tc.want)
 			}
 		})
+	}
+}
+
+// TestExplainSourceWords: --explain names a field as the file the book was
+// read from spells it, and points at it there: a SillyTavern file's
+// disable: true, a card's enabled: false, a lore file's enabled: false.
+func TestExplainSourceWords(t *testing.T) {
+	for _, c := range []struct {
+		name, text, says string
+		line, col        int
+	}{
+		{"st.json", "{\"entries\": {\"0\": {\"uid\": 0, \"key\": [\"x\"], \"comment\": \"off\",\n  \"content\": \"c\", \"disable\": true}}}",
+			"disabled (disable: true)", 2, 30},
+		{"card.json", "{\"spec\": \"chara_card_v2\", \"spec_version\": \"2.0\", \"data\": {\"name\": \"Nova\", \"character_book\": {\"entries\": [\n" +
+			"  {\"keys\": [\"x\"], \"name\": \"off\", \"content\": \"c\", \"enabled\": false, \"insertion_order\": 1}]}}}",
+			"disabled (enabled: false)", 2, 61},
+		{"book.yaml", "settings: {engine: sillytavern}\nentries:\n  - id: off\n    section: chat-history\n    keywords: [x]\n    content: c\n    enabled: false\n",
+			"disabled (enabled: false)", 7, 14},
+	} {
+		path := filepath.Join(t.TempDir(), c.name)
+		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		lb, _, err := formats.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counter, _ := tokenize.Get(tokenize.Chars4)
+		r := mustRender(t, &render.Input{Book: lb, Transcript: &schema.Transcript{Messages: []schema.Message{{Role: "user", Content: "x"}}},
+			Settings: schema.DefaultSettings(), Counter: counter})
+		x := r.Explain["off"]
+		if x == nil || len(x.Reasons) != 1 {
+			t.Fatalf("%s: %+v", c.name, x)
+		}
+		why := x.Reasons[0]
+		if why.Text() != c.says || why.Pos.Line != c.line || why.Pos.Col != c.col {
+			t.Errorf("%s: %q at %d:%d, want %q at %d:%d", c.name, why.Text(), why.Pos.Line, why.Pos.Col, c.says, c.line, c.col)
+		}
 	}
 }

@@ -1,9 +1,9 @@
 package sillytavern
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/tokenize"
 )
 
@@ -128,7 +128,7 @@ func (sc *scan) accept(list []*activation, tokensBefore int) []*entry {
 		a, e := list[i], list[i].e
 		if tries[i].failed {
 			sc.failedRoll[e.idx] = true
-			sc.gate(e, gateProbability, fmt.Sprintf("rolled %.2f, needed %v or less", tries[i].roll, e.probability))
+			sc.gate(e, gateProbability, e.rolled(tries[i].roll))
 			continue
 		}
 		sc.content[e.idx] = expanded[i]
@@ -139,7 +139,7 @@ func (sc *scan) accept(list []*activation, tokensBefore int) []*entry {
 			sc.overflowed = true
 			sc.dropped = e
 			total := tokensBefore + sc.count(all[:tries[i].end])
-			sc.gate(e, gateBudget, fmt.Sprintf("%d tokens with it, the budget is %d", total, sc.budget))
+			sc.gate(e, gateBudget, e.about(reason.STBudgetOver, "content", reason.P("total", total), reason.P("budget", sc.budget)))
 			break
 		}
 		sc.admit(a)
@@ -149,14 +149,14 @@ func (sc *scan) accept(list []*activation, tokensBefore int) []*entry {
 	for _, a := range list[stop:] {
 		e := a.e
 		if !e.ignoreBudget {
-			sc.gate(e, gateBudget, fmt.Sprintf("the budget (%d tokens) was already full at %s", sc.budget, list[brk].e.src.ID))
+			sc.gate(e, gateBudget, e.about(reason.STBudgetFull, "content", reason.P("budget", sc.budget), reason.P("at", list[brk].e.src.ID)))
 			continue
 		}
 		if e.useProbability && !e.probabilityIs100 && !sc.timed.isSticky[e.idx] {
 			r := sc.rng.next() * 100
 			if !(r <= e.probability) {
 				sc.failedRoll[e.idx] = true
-				sc.gate(e, gateProbability, fmt.Sprintf("rolled %.2f, needed %v or less", r, e.probability))
+				sc.gate(e, gateProbability, e.rolled(r))
 				continue
 			}
 			a.roll = r
@@ -220,4 +220,9 @@ func (sc *scan) admit(a *activation) {
 			sc.holders[e.group] = e
 		}
 	}
+}
+
+// rolled says a probability roll failed.
+func (e *entry) rolled(roll float64) reason.Reason {
+	return e.about(reason.STProbabilityRoll, "probability", reason.P("probability", e.probability), reason.P("roll", roll))
 }

@@ -266,7 +266,7 @@ func note(seen map[string]bool, tu turn) {
 		}
 	}
 	for _, x := range tu.res.Explain {
-		for _, r := range x.Reasons {
+		for _, r := range x.Texts() {
 			if strings.Contains(r, "by the weighted roll") {
 				seen["group roll"] = true
 			}
@@ -403,7 +403,7 @@ func expectTurn(g goldenScan, tu turn, an bool) turnView {
 	v.Points["emTop"] = g.EMTop
 	v.Points["emBottom"] = g.EMBottom
 	for i, d := range g.DepthEntries {
-		v.Points[fmt.Sprintf("depth#%d %v/%v", i, number(d.Depth), number(d.Role))] = d.Content
+		v.Points[fmt.Sprintf("depth#%d %v/%v", i, formats.JSNumber(d.Depth), formats.JSNumber(d.Role))] = d.Content
 	}
 	// Insertion points in prompt order: Order descending (ties in
 	// activation order), each entry put at the front of its point.
@@ -423,11 +423,11 @@ func expectTurn(g goldenScan, tu turn, an bool) turnView {
 				continue
 			}
 		case posDepth:
-			d := number(e.Depth)
+			d := formats.JSNumber(e.Depth)
 			if e.Depth == nil {
 				d = defaultDepth
 			}
-			r := number(e.Role)
+			r := formats.JSNumber(e.Role)
 			if _, ok := injectable(d); !ok || r < 0 || r > 2 || r != math.Trunc(r) {
 				continue
 			}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/lorekit/lore/render"
+	"github.com/lorekit/lore/schema"
 )
 
 // settings.sillytavern is decoded once, when the inputs are loaded: every
@@ -19,7 +20,7 @@ func TestSettingsDecodedOnce(t *testing.T) {
 	if got, err := settingsOf(in); err != nil || got.ScanDepth != 7 {
 		t.Errorf("settingsOf read the map again: %+v %v", got, err)
 	}
-	if Recursive(in) {
+	if New().Describe(&render.Input{Book: &schema.Lorebook{}, EngineSettings: in.EngineSettings, EngineConfig: in.EngineConfig}).Recursive {
 		t.Error("Recursive did not take the decoded settings")
 	}
 	// Settings the engine refuses are left for the render to report.

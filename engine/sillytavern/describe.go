@@ -1,32 +1,42 @@
 package sillytavern
 
 import (
-	"fmt"
-
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/match"
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
 
-// Describe says what SillyTavern does with each entry, whatever the chat
-// (render.Describer), in SillyTavern's words: lint reports what it can never
-// send and, with engine-divergence, where it places an entry otherwise than
-// lore. Invalid settings.sillytavern (render reports them) count as the
-// shipped defaults.
-func (*Engine) Describe(in *render.Input) []render.Fate {
-	fates, _ := LintView(in)
-	return fates
+// Profile is SillyTavern's World Info as data (render.Profile):
+// JavaScript's \w for whole words, recursion by passes while `recursive` is
+// on, its World Info budget (a share of the context), constant entries
+// included. The books of SillyTavern and of character cards are written for
+// it.
+var Profile = render.Profile{
+	Name: Name, Title: "SillyTavern", New: func() render.Engine { return New() },
+	Formats:   []string{formats.FormatSillyTavern, formats.FormatCardV2, formats.FormatCardV3, formats.FormatLorebookV3},
+	WordRune:  match.JSWordRune,
+	Recursion: render.RecursionPasses, Budget: render.BudgetOwn, AlwaysSent: render.AlwaysInBudget,
+	Reads: []string{"id", "name", "content", "role", "apiRole", "section", "position", "enabled", "alwaysSend",
+		"keywords", "matchWholeWords", "secondaryKeywords", "secondaryKeywordLogic", "depth", "preventRecursion",
+		"excludeRecursion", "extensions." + formats.FormatSillyTavern, "extensions." + formats.FormatCardV3,
+		"extensions." + formats.FormatCardV2, "extensions." + formats.FormatLorebookV3},
 }
 
-// LintView is what lint needs of a lorebook judged by SillyTavern, reading
-// each entry's SillyTavern fields once: every entry's Fate (Describe), and
-// whether SillyTavern matches a keyword of an entry as a whole word — the
-// entry's matchWholeWords, else the global setting; never for a key with a
-// space, which it looks for as text — and whether the entry itself says so
-// (not the global default). Invalid settings.sillytavern (render reports
-// them) count as the shipped defaults.
-func LintView(in *render.Input) ([]render.Fate, func(e *schema.Entry, kw string) (whole, own bool)) {
+// Profile is SillyTavern's Profile.
+func (*Engine) Profile() *render.Profile { return &Profile }
+
+// Describe says what SillyTavern does with each entry, whatever the chat
+// (render.Describer), in SillyTavern's words, reading each entry's
+// SillyTavern fields once: every entry's Fate; whether its recursion is on;
+// its World Info budget; what may leave out an entry it activated (its
+// probability, its inclusion groups); and whether it matches a keyword of an
+// entry as a whole word — the entry's matchWholeWords, else the global
+// setting; never for a key with a space, which it looks for as text — and
+// whether the entry itself says so (not the global default). Invalid
+// settings.sillytavern (render reports them) count as the shipped defaults.
+func (*Engine) Describe(in *render.Input) *render.Description {
 	s, err := settingsOf(in)
 	if err != nil {
 		s = DefaultSettings()
@@ -34,7 +44,8 @@ func LintView(in *render.Input) ([]render.Fate, func(e *schema.Entry, kw string)
 	type words struct{ whole, own bool }
 	ww := make(map[*schema.Entry]words, len(in.Book.Entries))
 	out := make([]render.Fate, len(in.Book.Entries))
-	for i, x := range readEntries(in.Book) {
+	es := readEntries(in.Book)
+	for i, x := range es {
 		if x == nil {
 			continue
 		}
@@ -46,9 +57,10 @@ func LintView(in *render.Input) ([]render.Fate, func(e *schema.Entry, kw string)
 		ww[e] = w
 		switch {
 		case formats.CardField(e) != "":
-			out[i] = render.Fate{Activation: "always", Placement: "the character card's " + formats.CardField(e)}
+			out[i] = render.Fate{Activation: "always", Placement: reason.Reason{Code: reason.STPlaceCard,
+				Params: reason.Params{reason.P("field", formats.CardField(e))}}}
 		case e.Role == "greeting":
-			out[i] = render.Fate{Activation: "always", Placement: "the chat's first message (the character's greeting)"}
+			out[i] = render.Fate{Activation: "always", Placement: reason.Reason{Code: reason.STPlaceGreeting}}
 		default:
 			out[i] = x.fate(&s)
 		}
@@ -60,11 +72,11 @@ func LintView(in *render.Input) ([]render.Fate, func(e *schema.Entry, kw string)
 		}
 		return w.whole && !hasJSSpace(kw), w.own
 	}
-	return out, whole
+	return &render.Description{Fates: out, Recursive: err != nil || s.Recursive, Budget: worldInfoBudget(in, &s), WholeWords: whole,
+		Chances: chances(es)}
 }
 
 func (e *entry) fate(s *Settings) render.Fate {
-	never := func(why string) render.Fate { return render.Fate{Activation: "never", Never: why} }
 	var f render.Fate
 	scanDepth := s.ScanDepth
 	if e.scanDepth != nil {
@@ -72,36 +84,40 @@ func (e *entry) fate(s *Settings) render.Fate {
 	}
 	switch {
 	case e.disable:
-		return never("it is disabled (disable: true)")
+		return render.Never(e.says(reason.STNeverDisabled, "disable"))
 	case e.hasDecorator("@@activate"):
 		f.Activation = "always"
 	case e.hasDecorator("@@dont_activate"):
-		return never("its @@dont_activate decorator keeps SillyTavern from activating it; remove the decorator")
+		return render.Never(e.about(reason.STNeverDecorator, "content"))
 	case e.useProbability && !e.probabilityIs100 && e.probability <= 0:
-		return never("probability 0 with useProbability: its roll never passes; raise the probability or turn useProbability off")
+		return render.Never(e.about(reason.STNeverRolls, "probability"))
 	case e.constant:
 		f.Activation = "always"
 	case (!e.keysArray || !anyKey(e.keys)) && e.vectorized:
 		f.Activation = "keywords" // Vector Storage activates it by meaning
 	case !e.keysArray || !anyKey(e.keys):
-		return never("SillyTavern skips an entry without keys unless it is constant; add keys or set constant: true")
+		keys := "keys"
+		if e.st.Field("key").Name == "keywords" {
+			keys = "keywords"
+		}
+		return render.Never(e.about(reason.STNeverNoKeys, "key", reason.P("keys", keys), reason.P("constant", e.st.Field("constant").Name)))
 	case scanDepth <= 0 || e.delayLevel != 0:
-		why := "scanDepth 0: SillyTavern scans no message for it"
+		why, field := "scan-depth", "scanDepth"
 		if e.delayLevel != 0 {
-			why = "delayUntilRecursion: only other entries' content can activate it"
+			why, field = "delay", "delayUntilRecursion"
 		}
 		switch {
 		case !s.Recursive:
-			return never(why + ", and recursion is off (recursive: false)")
+			return render.Never(e.about(reason.STNeverUnscanned, field, reason.P("why", why), reason.P("then", "recursion-off")))
 		case e.excludeRecursion:
-			return never(why + ", and excludeRecursion keeps other entries' content from activating it")
+			return render.Never(e.about(reason.STNeverUnscanned, field, reason.P("why", why), reason.P("then", "excluded")))
 		}
 		f.Activation = "recursion"
 	default:
 		f.Activation = "keywords"
 	}
 	f.Placement, f.Never = e.placement(s)
-	if f.Never != "" {
+	if !f.Sent() {
 		f.Activation = "never"
 	}
 	return f
@@ -117,20 +133,23 @@ func anyKey(keys []string) bool {
 }
 
 // placement is where SillyTavern puts an activated entry, or why nowhere.
-func (e *entry) placement(s *Settings) (string, string) {
+func (e *entry) placement(s *Settings) (place, never reason.Reason) {
+	at := func(code reason.Code, params ...reason.Param) reason.Reason {
+		return e.about(code, "position", params...)
+	}
 	switch e.position {
 	case posBefore:
-		return "before the character definitions (before-char)", ""
+		return at(reason.STPlaceBefore), never
 	case posAfter:
-		return "after the character definitions (after-char)", ""
+		return at(reason.STPlaceAfter), never
 	case posANTop, posANBottom:
 		if !s.AuthorsNote.Active {
-			return "", "it goes with the Author's Note, which is off (settings.sillytavern.authorsNote.active: false)"
+			return place, at(reason.STNeverAuthorsNote)
 		}
 		if e.position == posANTop {
-			return "above the Author's Note (an-top)", ""
+			return at(reason.STPlaceANTop), never
 		}
-		return "below the Author's Note (an-bottom)", ""
+		return at(reason.STPlaceANBottom), never
 	case posDepth:
 		d := defaultDepth
 		if n, ok := e.depth.(float64); ok {
@@ -140,46 +159,30 @@ func (e *entry) placement(s *Settings) (string, string) {
 		if r, ok := e.role.(float64); ok && r >= 0 && int(r) < len(roleNames) {
 			role = roleNames[int(r)]
 		}
-		return render.HistoryPlace(max(d, 0), fmt.Sprintf("depth %d, role %s", d, role)), ""
+		r := render.HistoryPlace(max(d, 0), d, role)
+		f := e.st.Field("depth")
+		r.Field, r.Pos = f.Name, f.Pos
+		return r, never
 	case posEMTop:
-		return "above the example messages (em-top)", ""
+		return at(reason.STPlaceEMTop), never
 	case posEMBottom:
-		return "below the example messages (em-bottom)", ""
+		return at(reason.STPlaceEMBottom), never
 	case posOutlet:
-		return "an outlet: sent only where {{outlet::" + e.outletName + "}} stands in a prompt field", ""
+		return at(reason.STPlaceOutlet, reason.P("name", e.outletName)), never
 	}
-	return "", fmt.Sprintf("position %d is none of SillyTavern's: it is activated and sent nowhere; set a position from 0 to 7", e.position)
+	return place, at(reason.STNeverPosition, reason.P("position", e.position))
 }
 
-// What lint needs to judge a lorebook by SillyTavern (lint's engine
-// profile): word characters, whole words, recursion, the budget.
-
-// WordRune reports a character SillyTavern's whole-word match (JavaScript's
-// \W without the u flag) counts as part of a word: an ASCII letter, digit or
-// underscore.
-func WordRune(r rune) bool { return match.JSWordRune(r) }
-
-// Recursive says whether entries' content activates other entries.
-func Recursive(in *render.Input) bool {
-	s, err := settingsOf(in)
-	return err != nil || s.Recursive
-}
-
-// WorldInfoBudget is the tokens World Info may take, and a phrase saying how
-// that number was reached.
-func WorldInfoBudget(in *render.Input) (int, string) {
-	s, err := settingsOf(in)
-	if err != nil {
-		s = DefaultSettings()
-	}
-	ctx, from := s.MaxContext, "settings.sillytavern.maxContext"
+// worldInfoBudget is the tokens World Info may take, and how that number
+// was reached.
+func worldInfoBudget(in *render.Input, s *Settings) *render.EntryBudget {
+	ctx, fromMax := s.MaxContext, true
 	if ctx == 0 {
-		ctx, from = float64(in.Settings.Available()), fmt.Sprintf("lore's contextTokens %d − responseReserve %d", in.Settings.ContextTokens, in.Settings.ResponseReserve)
+		ctx, fromMax = float64(in.Settings.Available()), false
 	}
-	b := budgetOf(&s, ctx)
-	says := fmt.Sprintf("SillyTavern's World Info budget of %d tokens (budget %g%% of a %g-token context, from %s", b, s.Budget, ctx, from)
-	if s.BudgetCap > 0 {
-		says += fmt.Sprintf(", capped at budgetCap %g", s.BudgetCap)
-	}
-	return b, says + ")"
+	b := budgetOf(s, ctx)
+	return &render.EntryBudget{Tokens: b, Then: reason.Reason{Code: reason.STBudgetOverflow},
+		Says: reason.Reason{Code: reason.STBudget, Params: reason.Params{reason.P("tokens", b), reason.P("percent", s.Budget),
+			reason.P("context", ctx), reason.P("maxContext", fromMax), reason.P("contextTokens", in.Settings.ContextTokens),
+			reason.P("responseReserve", in.Settings.ResponseReserve), reason.P("cap", s.BudgetCap)}}}
 }

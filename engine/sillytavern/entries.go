@@ -2,11 +2,9 @@ package sillytavern
 
 import (
 	"math"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/schema"
@@ -52,12 +50,14 @@ const (
 	logicAndAll = 3
 )
 
-// entry is one world-info entry with SillyTavern's own fields, read from the
-// ST view of a lore entry (formats.STEntry: the mapping export uses).
+// entry is one world-info entry with SillyTavern's own fields, decoded once
+// from the entry's SillyTavern view (formats.STEntry: the mapping export and
+// the loss report read too) with SillyTavern's JavaScript meanings.
 type entry struct {
 	idx int // place in SillyTavern's sorted order
 	src *schema.Entry
-	uid string // with the book's name, the key of its timed effects
+	st  *formats.STEntry // its SillyTavern fields, with where each came from
+	uid string           // with the book's name, the key of its timed effects
 
 	keys, secondary []string // as written (group scoring reads them so)
 	keysArray       bool     // key is a list (else "has no keys")
@@ -121,27 +121,15 @@ func loadEntries(book *schema.Lorebook) []*entry {
 }
 
 // readEntries reads every entry of the book (nil for a nil entry) in the
-// book's order. Building each entry's SillyTavern view is most of what a
-// render or a lint by SillyTavern costs before matching, and entries are
-// independent, so a book of 1,000 entries or more is read on two goroutines.
+// book's order, through its SillyTavern view (formats.STEntries).
 func readEntries(book *schema.Lorebook) []*entry {
-	out := make([]*entry, len(book.Entries))
-	read := func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			if e := book.Entries[i]; e != nil {
-				out[i] = newEntry(e, formats.STEntry(e), i)
-			}
+	views := formats.STEntries(book)
+	out := make([]*entry, len(views))
+	for i, v := range views {
+		if v != nil {
+			out[i] = newEntry(v, i)
 		}
 	}
-	n := len(out)
-	if n < 1000 || runtime.GOMAXPROCS(0) < 2 {
-		read(0, n)
-		return out
-	}
-	var wg sync.WaitGroup
-	wg.Go(func() { read(n/2, n) })
-	read(0, n/2)
-	wg.Wait()
 	return out
 }
 
@@ -166,127 +154,61 @@ func arrayIndex(k string) (uint64, bool) {
 	return n, true
 }
 
-func newEntry(src *schema.Entry, st map[string]any, fileIndex int) *entry {
-	e := &entry{src: src}
-	kept, _ := src.Extensions[formats.FormatSillyTavern].(map[string]any)
-	if u, ok := jsString(kept["uid"]); ok && kept != nil {
-		e.uid = u
-	} else if u, ok := jsString(st["uid"]); ok && hasCardID(src) {
+func newEntry(v *formats.STEntry, fileIndex int) *entry {
+	src := v.Entry
+	e := &entry{src: src, st: v}
+	if u, ok := v.UID(); ok {
 		e.uid = u
 	} else {
 		e.uid = strconv.Itoa(fileIndex)
 	}
-	e.keys, e.keysArray = stringsOf(st["key"])
-	e.secondary, _ = stringsOf(st["keysecondary"])
-	content, _ := st["content"].(string)
-	e.decorators, e.content = parseDecorators(content)
+	e.keys, e.keysArray = v.Strings("key")
+	e.secondary, _ = v.Strings("keysecondary")
+	e.decorators, e.content = parseDecorators(v.String("content"))
 
-	e.disable = looseTrue(st["disable"])
-	e.constant = truthy(st["constant"])
-	e.selective = truthy(st["selective"])
-	e.selectiveLogic = st["selectiveLogic"]
-	e.order = number(st["order"])
-	e.position = int(number(st["position"]))
-	e.depth = st["depth"]
-	e.role = st["role"]
-	e.excludeRecursion = truthy(st["excludeRecursion"])
-	e.preventRecursion = truthy(st["preventRecursion"])
-	if d := st["delayUntilRecursion"]; truthy(d) {
-		e.delayLevel = number(d) // true is level 1
+	e.disable = v.LooseTrue("disable")
+	e.constant = v.Truthy("constant")
+	e.selective = v.Truthy("selective")
+	e.selectiveLogic = v.Get("selectiveLogic")
+	e.order = v.Number("order")
+	e.position = int(v.Number("position"))
+	e.depth = v.Get("depth")
+	e.role = v.Get("role")
+	e.excludeRecursion = v.Truthy("excludeRecursion")
+	e.preventRecursion = v.Truthy("preventRecursion")
+	if v.Truthy("delayUntilRecursion") {
+		e.delayLevel = v.Number("delayUntilRecursion") // true is level 1
 	}
-	e.useProbability = truthy(st["useProbability"])
-	e.probability = number(st["probability"])
-	p, isNum := st["probability"].(float64)
+	e.useProbability = v.Truthy("useProbability")
+	e.probability = v.Number("probability")
+	p, isNum := v.Get("probability").(float64)
 	e.probabilityIs100 = isNum && p == 100
-	e.group, _ = st["group"].(string)
-	e.groupOverride = truthy(st["groupOverride"])
+	e.group = v.String("group")
+	e.groupOverride = v.Truthy("groupOverride")
 	e.groupWeight = defaultWeight
-	if w := st["groupWeight"]; w != nil {
-		e.groupWeight = number(w)
+	if w := v.Get("groupWeight"); w != nil {
+		e.groupWeight = formats.JSNumber(w)
 	}
-	if v := st["scanDepth"]; v != nil {
-		d := number(v)
+	if x := v.Get("scanDepth"); x != nil {
+		d := formats.JSNumber(x)
 		e.scanDepth = &d
 	}
-	e.caseSensitive = optBool(st["caseSensitive"])
-	e.matchWholeWords = optBool(st["matchWholeWords"])
-	e.useGroupScoring = optBool(st["useGroupScoring"])
-	if f, ok := st["characterFilter"].(map[string]any); ok {
-		e.filterNames, _ = stringsOf(f["names"])
-		e.filterTags, _ = stringsOf(f["tags"])
-		e.filterExclude = truthy(f["isExclude"])
-	}
-	e.sticky = effectLength(st["sticky"])
-	e.cooldown = effectLength(st["cooldown"])
-	e.delay = effectLength(st["delay"])
+	e.caseSensitive = v.OptBool("caseSensitive")
+	e.matchWholeWords = v.OptBool("matchWholeWords")
+	e.useGroupScoring = v.OptBool("useGroupScoring")
+	e.filterNames, e.filterTags, e.filterExclude = v.Filter()
+	e.sticky, e.cooldown, e.delay = v.Effect("sticky"), v.Effect("cooldown"), v.Effect("delay")
 
-	e.vectorized = truthy(st["vectorized"])
-	e.ignoreBudget = truthy(st["ignoreBudget"])
-	e.triggers, _ = stringsOf(st["triggers"])
-	e.outletName, _ = st["outletName"].(string)
+	e.vectorized = v.Truthy("vectorized")
+	e.ignoreBudget = v.Truthy("ignoreBudget")
+	e.triggers, _ = v.Strings("triggers")
+	e.outletName = v.String("outletName")
 	for i, f := range matchSourceFields {
-		if truthy(st[f]) {
+		if v.Truthy(f) {
 			e.sources |= 1 << i
 		}
 	}
 	return e
-}
-
-func hasCardID(e *schema.Entry) bool {
-	for _, f := range []string{formats.FormatCardV3, formats.FormatCardV2, formats.FormatLorebookV3} {
-		if m, ok := e.Extensions[f].(map[string]any); ok {
-			_, has := m["id"]
-			return has
-		}
-	}
-	return false
-}
-
-// effectLength is a timed effect's length: 0 (none) unless a number SillyTavern
-// takes as set.
-func effectLength(v any) float64 {
-	if !truthy(v) {
-		return 0
-	}
-	n := number(v)
-	if math.IsNaN(n) {
-		return 0
-	}
-	return n
-}
-
-// looseTrue is JavaScript's `v == true`.
-func looseTrue(v any) bool {
-	switch x := v.(type) {
-	case bool:
-		return x
-	case nil, []any, map[string]any:
-		return false
-	}
-	return number(v) == 1
-}
-
-// optBool is a nullable boolean setting: nil means "the global setting".
-func optBool(v any) *bool {
-	if v == nil {
-		return nil
-	}
-	b := truthy(v)
-	return &b
-}
-
-func stringsOf(v any) ([]string, bool) {
-	xs, ok := v.([]any)
-	if !ok {
-		return nil, false
-	}
-	out := make([]string, 0, len(xs))
-	for _, x := range xs {
-		if s, ok := jsString(x); ok {
-			out = append(out, s)
-		}
-	}
-	return out, true
 }
 
 // knownDecorators are the @@ lines SillyTavern acts on.

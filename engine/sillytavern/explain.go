@@ -1,8 +1,8 @@
 package sillytavern
 
 import (
-	"fmt"
-	"strings"
+	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/reason"
 )
 
 // gate is one of the checks SillyTavern makes, in its order, that can keep
@@ -31,141 +31,116 @@ const (
 // whyNot is what kept an entry out, pass by pass: the first gate it met,
 // then each different reason of a later pass.
 type whyNot struct {
-	reasons []string
+	reasons []reason.Reason
 	gates   []gate // the gate of each reason
-	last    gate
-	said    string
 }
 
-func (sc *scan) gate(e *entry, g gate, detail string) {
+// gate records that e met gate g for reason r in this pass.
+func (sc *scan) gate(e *entry, g gate, r reason.Reason) {
 	w := sc.why[e.idx]
 	if w == nil {
 		w = &whyNot{}
 		sc.why[e.idx] = w
 	}
-	s := sc.sentence(e, g, detail)
-	if w.last == g && (w.said == s || g == gateKeys) {
-		return
+	if n := len(w.gates); n > 0 && w.gates[n-1] == g && (g == gateKeys || w.reasons[n-1].Same(r)) {
+		return // Same leaves the pass out
 	}
-	w.last, w.said = g, s
 	if sc.passes > 1 {
-		s = fmt.Sprintf("pass %d (%s): %s", sc.passes, sc.passName(), s)
+		r = r.With(sc.passParams()...)
 	}
-	w.reasons = append(w.reasons, s)
+	w.reasons = append(w.reasons, r)
 	w.gates = append(w.gates, g)
 }
 
-// passName says what a scan pass after the first one matched against.
-func (sc *scan) passName() string {
+// passParams say which scan pass after the first one a reason is from, and
+// what it matched against.
+func (sc *scan) passParams() []reason.Param {
 	if sc.buf.skew > 0 && len(sc.buf.recurse) == 0 {
-		return fmt.Sprintf("min activations, scan depth %v", sc.s.ScanDepth+sc.buf.skew)
+		return []reason.Param{reason.P("pass", sc.passes), reason.P("passKind", "min-activations"),
+			reason.P("passScanDepth", sc.s.ScanDepth+sc.buf.skew)}
 	}
-	return "recursion"
+	return []reason.Param{reason.P("pass", sc.passes), reason.P("passKind", "recursion")}
 }
 
-func (sc *scan) sentence(e *entry, g gate, detail string) string {
-	switch g {
-	case gateDisabled:
-		return "disabled (disable: true)"
-	case gateCharacter:
-		return "character filter: " + detail
-	case gateTrigger:
-		return fmt.Sprintf("triggers %s do not include this generation's type (%s)", strings.Join(e.triggers, ", "), detail)
-	case gateDelay:
-		return fmt.Sprintf("delay %v: the chat has %d messages, fewer than %v", e.delay, sc.chatLen, e.delay)
-	case gateCooldown:
-		if i := sc.timed.state.cooldown.find(sc.timed.key(e)); i >= 0 {
-			return fmt.Sprintf("on cooldown until the chat has %v messages (it has %d)", sc.timed.state.cooldown.list[i].end, sc.chatLen)
-		}
-		return "on cooldown"
-	case gateDelayRecursion:
-		return fmt.Sprintf("delayUntilRecursion %v: it can only activate in a recursion pass", e.delayLevel)
-	case gateDelayLevel:
-		return "delayUntilRecursion level " + detail
-	case gateExcludeRecursion:
-		return "excludeRecursion: it is not matched against recursion passes"
-	case gateDontActivate:
-		return "@@dont_activate: its content starts with that decorator"
-	case gateNoKeys:
-		return "no primary keys, and it is not constant"
-	case gateKeys:
-		return "no primary key matched " + detail + sc.insideWords(e)
-	case gateSecondary:
-		return fmt.Sprintf("primary key %q matched, but the secondary keys do not satisfy %s", detail, logicName(e.selectiveLogic))
-	case gateGroup:
-		return "inclusion group " + detail
-	case gateProbability:
-		return fmt.Sprintf("probability %v%%: %s", e.probability, detail)
-	case gateBudget:
-		return "left out by the budget: " + detail
-	case gateStopped:
-		return detail
-	}
-	return detail
+// about is a reason about field k of e (its SillyTavern name), at that
+// field in the file the book was read from.
+func (e *entry) about(code reason.Code, k string, params ...reason.Param) reason.Reason {
+	f := e.st.Field(k)
+	return reason.New(code, f.Name, f.Pos, params...)
 }
 
+// says is a reason that names field k of e and its value, in the words of
+// the file the book was read from (disable: true, enabled: false).
+func (e *entry) says(code reason.Code, k string) reason.Reason {
+	f := e.st.Field(k)
+	return reason.New(code, f.Name, f.Pos, reason.P("field", f.Name), reason.P("value", f.Value))
+}
+
+// logicName is a selective logic by its name, "" for one SillyTavern does
+// not know.
 func logicName(v any) string {
 	names := []string{"AND_ANY", "NOT_ALL", "NOT_ANY", "AND_ALL"}
 	if v == nil {
 		return names[0]
 	}
-	n := number(v)
+	n := formats.JSNumber(v)
 	if n >= 0 && n < 4 && n == float64(int(n)) {
 		return names[int(n)]
 	}
-	return fmt.Sprintf("the unknown logic %v", v)
+	return ""
 }
 
-func (sc *scan) filterDetail(e *entry, what string, list []string) string {
-	mode := "only for"
+// filterReason says whom the character filter lets in.
+func (sc *scan) filterReason(e *entry, what string, list []string) reason.Reason {
+	mode := "only"
 	if e.filterExclude {
-		mode = "not for"
+		mode = "not"
 	}
-	who := fmt.Sprintf("the character %q", sc.char)
-	if what == "tags" {
-		who = fmt.Sprintf("a character tagged %s", strings.Join(sc.tags, ", "))
-		if len(sc.tags) == 0 {
-			who = "a character without tags"
-		}
-	}
-	return fmt.Sprintf("%s %s %s; this is %s", mode, what, strings.Join(list, ", "), who)
+	return e.about(reason.STCharacterFilter, "characterFilter", reason.P("mode", mode), reason.P("what", what),
+		reason.P("list", list), reason.P("character", sc.char), reason.P("tags", sc.tags))
 }
 
-// windowDetail says what an entry's keys were matched against.
-func (sc *scan) windowDetail(e *entry, state int) string {
+// noKeyMatched says what an entry's keys were matched against, and which
+// were there only inside other words.
+func (sc *scan) noKeyMatched(e *entry, state int) reason.Reason {
 	d := sc.buf.depth(e)
-	own := ""
-	if e.scanDepth != nil {
-		own = " (its own)"
+	k := noKeyWindow{depth: d, own: e.scanDepth != nil}
+	if d > 0 {
+		k.messages, k.authorsNote = min(int(min(d, maxScanDepth)), len(sc.buf.chat)), len(sc.buf.inject) > 0
+		k.recursion = len(sc.buf.recurse) > 0 && state != stateMinActivations
 	}
-	if d <= 0 {
-		return fmt.Sprintf("(scan depth %v%s: nothing is scanned)", d, own)
+	ps, ok := sc.windows[k]
+	if !ok {
+		ps = reason.Params{reason.P("depth", d), reason.P("own", k.own)}
+		if d > 0 {
+			ps = append(ps, reason.P("messages", k.messages), reason.P("authorsNote", k.authorsNote), reason.P("recursion", k.recursion))
+		}
+		if sc.windows == nil {
+			sc.windows = map[noKeyWindow]reason.Params{}
+		}
+		sc.windows[k] = ps
 	}
-	var parts []string
-	n := min(int(min(d, maxScanDepth)), len(sc.buf.chat))
-	switch n {
-	case 0:
-		parts = append(parts, "no messages")
-	case 1:
-		parts = append(parts, "the newest message")
-	default:
-		parts = append(parts, fmt.Sprintf("the %d newest messages", n))
+	if inside := sc.insideWords(e); d > 0 && len(inside) > 0 {
+		ps = append(ps[:len(ps):len(ps)], reason.P("inside", inside))
 	}
-	if len(sc.buf.inject) > 0 {
-		parts = append(parts, "the Author's Note")
-	}
-	if len(sc.buf.recurse) > 0 && state != stateMinActivations {
-		parts = append(parts, "the recursion text")
-	}
-	return fmt.Sprintf("in %s (scan depth %v%s)", strings.Join(parts, ", "), d, own)
+	return e.about(reason.STNoKeyMatched, "key", ps...)
+}
+
+// noKeyWindow is what an entry's keys were matched against; the entries
+// matched against one window share its reason's params (scan.windows).
+type noKeyWindow struct {
+	depth                  float64
+	own                    bool
+	messages               int
+	authorsNote, recursion bool
 }
 
 // insideWords names the keys that were in the window only inside other
 // words, which whole-word matching does not count.
-func (sc *scan) insideWords(e *entry) string {
+func (sc *scan) insideWords(e *entry) []string {
 	d := sc.buf.depth(e)
 	if !(d > 0) {
-		return ""
+		return nil
 	}
 	n := sc.buf.messages(d)
 	var keys []string
@@ -176,13 +151,10 @@ func (sc *scan) insideWords(e *entry) string {
 		plain := r
 		plain.whole = false
 		if sc.found.has(plain, n, true, e.sources) && !sc.found.has(r, n, true, e.sources) {
-			keys = append(keys, fmt.Sprintf("%q", r.text))
+			keys = append(keys, r.text)
 		}
 	}
-	if len(keys) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("; %s occurs only inside other words, and whole words are on (matchWholeWords)", strings.Join(keys, ", "))
+	return keys
 }
 
 // stoppedAt records, for the entries still out, that the scan stopped at
@@ -190,7 +162,8 @@ func (sc *scan) insideWords(e *entry) string {
 func (sc *scan) stoppedAt(passes int) {
 	for _, e := range sc.entries {
 		if !sc.isActive[e.idx] && !sc.failedRoll[e.idx] {
-			sc.gate(e, gateStopped, fmt.Sprintf("the scan stopped after %d passes (maxRecursionSteps %v)", passes, sc.s.MaxRecursionSteps))
+			sc.gate(e, gateStopped, reason.Reason{Code: reason.STStopped,
+				Params: reason.Params{reason.P("passes", passes), reason.P("max", sc.s.MaxRecursionSteps)}})
 		}
 	}
 }

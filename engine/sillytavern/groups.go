@@ -1,9 +1,10 @@
 package sillytavern
 
 import (
-	"fmt"
 	"regexp"
 	"sort"
+
+	"github.com/lorekit/lore/reason"
 )
 
 // Inclusion groups: of the entries of one pass that share a group, one
@@ -99,7 +100,7 @@ func (sc *scan) groups(list []*activation, state int) []*activation {
 		}
 		if holder := sc.groupHolder(g.name); holder != nil {
 			for _, e := range g.members {
-				sc.gate(e, gateGroup, fmt.Sprintf("%q already has %s in the prompt", g.name, holder.src.ID))
+				sc.gate(e, gateGroup, e.about(reason.STGroupHeld, "group", reason.P("group", g.name), reason.P("holder", holder.src.ID)))
 				p.remove(e)
 			}
 			continue
@@ -108,7 +109,7 @@ func (sc *scan) groups(list []*activation, state int) []*activation {
 			continue
 		}
 		if prio := prioritized(g.members); prio != nil {
-			sc.loseAll(g, prio, p, "prioritized")
+			sc.loseAll(g, prio, p, reason.STGroupPriority)
 			continue
 		}
 		total := 0.0
@@ -128,7 +129,7 @@ func (sc *scan) groups(list []*activation, state int) []*activation {
 		if winner == nil {
 			continue
 		}
-		sc.loseAll(g, winner, p, fmt.Sprintf("the weighted roll (%.2f of %v)", roll, total))
+		sc.loseAll(g, winner, p, reason.STGroupRolled, reason.P("roll", roll), reason.P("total", total))
 	}
 	return p.remaining()
 }
@@ -136,10 +137,10 @@ func (sc *scan) groups(list []*activation, state int) []*activation {
 // groupHolder is an activated entry whose group field is exactly name.
 func (sc *scan) groupHolder(name string) *entry { return sc.holders[name] }
 
-func (sc *scan) loseAll(g *inclusionGroup, winner *entry, p *pending, rule string) {
+func (sc *scan) loseAll(g *inclusionGroup, winner *entry, p *pending, rule reason.Code, params ...reason.Param) {
 	for _, e := range g.members {
 		if e != winner {
-			sc.gate(e, gateGroup, fmt.Sprintf("%q went to %s by %s", g.name, winner.src.ID, rule))
+			sc.gate(e, gateGroup, e.about(rule, "group", append([]reason.Param{reason.P("group", g.name), reason.P("winner", winner.src.ID)}, params...)...))
 			p.remove(e)
 		}
 	}
@@ -171,7 +172,7 @@ func (sc *scan) groupTimedEffects(gs []*inclusionGroup, p *pending) {
 		if len(stickies) > 0 {
 			for _, e := range g.members {
 				if !t.isSticky[e.idx] {
-					sc.gate(e, gateGroup, fmt.Sprintf("%q went to its sticky member %s", g.name, stickies[0].src.ID))
+					sc.gate(e, gateGroup, e.about(reason.STGroupSticky, "group", reason.P("group", g.name), reason.P("winner", stickies[0].src.ID)))
 					p.remove(e)
 				}
 			}
@@ -225,7 +226,8 @@ func (sc *scan) groupScoring(gs []*inclusionGroup, p *pending, state int) {
 				scored = *e.useGroupScoring
 			}
 			if scored && scores[i] < best {
-				sc.gate(e, gateGroup, fmt.Sprintf("%q went to %s by group scoring (%d key hits against %d)", g.name, leader.src.ID, scores[i], best))
+				sc.gate(e, gateGroup, e.about(reason.STGroupScored, "group", reason.P("group", g.name), reason.P("winner", leader.src.ID),
+					reason.P("score", scores[i]), reason.P("best", best)))
 				p.remove(e)
 				continue
 			}

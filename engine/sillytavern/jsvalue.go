@@ -1,101 +1,19 @@
 package sillytavern
 
-import (
-	"math"
-	"strconv"
-	"strings"
-)
+import "github.com/lorekit/lore/formats"
 
-// SillyTavern reads its entry fields with JavaScript's loose rules: a field
-// is "set" when truthy, a number is whatever Number() makes of it, and `??`
-// falls back only on null and undefined. These helpers give a decoded JSON
-// value (nil, bool, float64, string, []any, map[string]any) those meanings.
-
-// truthy is JavaScript's ToBoolean.
-func truthy(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return x
-	case float64:
-		return x != 0 && !math.IsNaN(x)
-	case int:
-		return x != 0
-	case string:
-		return x != ""
-	}
-	return true
-}
-
-// number is JavaScript's Number(v).
-func number(v any) float64 {
-	switch x := v.(type) {
-	case nil:
-		return 0
-	case bool:
-		if x {
-			return 1
-		}
-		return 0
-	case float64:
-		return x
-	case int:
-		return float64(x)
-	case string:
-		s := jsTrim(x)
-		if s == "" {
-			return 0
-		}
-		f, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			if n, err := strconv.ParseInt(s, 0, 64); err == nil {
-				return float64(n)
-			}
-			return math.NaN()
-		}
-		return f
-	case []any:
-		switch len(x) {
-		case 0:
-			return 0
-		case 1:
-			return number(x[0])
-		}
-	}
-	return math.NaN()
-}
-
-// jsString is JavaScript's String(v) for the values a key list holds.
-func jsString(v any) (string, bool) {
-	switch x := v.(type) {
-	case string:
-		return x, true
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64), true
-	case bool:
-		return strconv.FormatBool(x), true
-	}
-	return "", false
-}
-
-// jsSpace is JavaScript's WhiteSpace and LineTerminator: what trim() strips
-// and \s matches.
-func jsSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', '\u00a0', '\u1680', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff':
-		return true
-	}
-	return r >= '\u2000' && r <= '\u200a'
-}
+// SillyTavern reads its entry fields with JavaScript's loose rules, which
+// formats.STEntry's accessors apply (truthiness, Number(), `== true`); what
+// the engine adds here is JavaScript's idea of a space and a word character
+// in the texts it scans.
 
 // jsTrim is String.prototype.trim.
-func jsTrim(s string) string { return strings.TrimFunc(s, jsSpace) }
+func jsTrim(s string) string { return formats.JSTrim(s) }
 
 // hasJSSpace says whether s has a character \s matches.
 func hasJSSpace(s string) bool {
 	for _, r := range s {
-		if jsSpace(r) {
+		if formats.JSSpace(r) {
 			return true
 		}
 	}

@@ -1,7 +1,6 @@
 package sillytavern
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -71,8 +70,8 @@ type prompt struct {
 	m       *macros
 	sl      *slots
 	res     *render.Result
-	placed  map[*entry]string // where each placed entry went, for --explain
-	greeted bool              // the greeting opens the chat
+	placed  map[*entry]placedAt // where each placed entry went, for --explain
+	greeted bool                // the greeting opens the chat
 }
 
 func (p *prompt) add(step int, role, content string, sources []string) {
@@ -141,10 +140,18 @@ func ids(es []*entry) []string {
 	return out
 }
 
+// placedAt is where an entry was placed: its position's name, or its depth
+// and role.
+type placedAt struct {
+	position string
+	depth    *int
+	role     string
+}
+
 // activate lists placed entries in `activated`, in prompt order.
 func (p *prompt) activate(es []*entry, position string, step int, depth *int, role *string) {
 	if p.placed == nil {
-		p.placed = map[*entry]string{}
+		p.placed = map[*entry]placedAt{}
 	}
 	for _, e := range es {
 		a := p.sc.activationOf(e)
@@ -161,9 +168,9 @@ func (p *prompt) activate(es []*entry, position string, step int, depth *int, ro
 			out.Kind = "constant"
 		}
 		p.res.Activated = append(p.res.Activated, out)
-		where := position
+		where := placedAt{position: position}
 		if depth != nil {
-			where = fmt.Sprintf("depth %d as %s", *depth, *role)
+			where.depth, where.role = depth, *role
 		}
 		p.placed[e] = where
 	}

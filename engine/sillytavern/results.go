@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
@@ -137,7 +138,7 @@ func (p *prompt) explain(sl *slots) map[string]*render.Explanation {
 			if f == "first_mes" || e.Role == "greeting" {
 				x.Reasons = append(x.Reasons, p.greetingReason(e))
 			} else {
-				x.Reasons = append(x.Reasons, fmt.Sprintf("the character card's %s: SillyTavern sends it in its place in the prompt, not as world info", f))
+				x.Reasons = append(x.Reasons, reason.Reason{Code: reason.STCardField, Params: reason.Params{reason.P("field", f)}})
 			}
 		}
 	}
@@ -146,58 +147,72 @@ func (p *prompt) explain(sl *slots) map[string]*render.Explanation {
 		a := sc.activationOf(e)
 		if a == nil {
 			if w := sc.why[e.idx]; w != nil {
-				x.Reasons = append(x.Reasons, w.reasons...)
+				if len(x.Reasons) == 0 {
+					x.Reasons = w.reasons // the scan's, which this generation is done with
+				} else {
+					x.Reasons = append(x.Reasons, w.reasons...)
+				}
 			} else {
-				x.Reasons = append(x.Reasons, "not evaluated: the scan ended before it")
+				x.Reasons = append(x.Reasons, reason.Reason{Code: reason.STNotEvaluated})
 			}
 			continue
 		}
 		x.Active, x.Level = true, a.pass-1
-		x.Reasons = append(x.Reasons, sc.activationSentence(a))
+		n := 2 // how it got in, where it went
 		if a.roll >= 0 {
-			x.Reasons = append(x.Reasons, fmt.Sprintf("probability %v%%: rolled %.2f, passed", e.probability, a.roll))
+			n++
+		}
+		x.Reasons = append(make([]reason.Reason, 0, len(x.Reasons)+n), x.Reasons...)
+		x.Reasons = append(x.Reasons, sc.activationReason(a))
+		if a.roll >= 0 {
+			x.Reasons = append(x.Reasons, e.about(reason.STProbabilityPassed, "probability",
+				reason.P("probability", e.probability), reason.P("roll", a.roll)))
 		}
 		switch where, placed := p.placed[e]; {
 		case placed:
-			x.Reasons = append(x.Reasons, fmt.Sprintf("placed at %s, order %v", where, e.order))
+			ps := make(reason.Params, 0, 3)
+			if where.depth != nil {
+				ps = append(ps, reason.P("depth", *where.depth), reason.P("role", where.role))
+			} else {
+				ps = append(ps, reason.P("position", where.position))
+			}
+			x.Reasons = append(x.Reasons, e.about(reason.STPlaced, "position", append(ps, reason.P("order", e.order))...))
 		case sc.content[e.idx] == "":
-			x.Reasons = append(x.Reasons, "its content is empty after macros, so nothing is sent")
+			x.Reasons = append(x.Reasons, e.about(reason.STEmptyAfterMacros, "content"))
 		case e.position == posANTop || e.position == posANBottom:
-			x.Reasons = append(x.Reasons, "its place is the Author's Note, which is not sent in this generation (authorsNote.active: false)")
+			x.Reasons = append(x.Reasons, e.about(reason.STAuthorsNoteUnsent, "position"))
 		default:
-			x.Reasons = append(x.Reasons, fmt.Sprintf("SillyTavern has no insertion point for position %d, so nothing is sent", e.position))
+			x.Reasons = append(x.Reasons, e.about(reason.STNoInsertionPoint, "position", reason.P("position", e.position)))
 		}
 	}
 	return out
 }
 
-func (sc *scan) activationSentence(a *activation) string {
-	pass := ""
-	if a.pass > 1 {
-		pass = fmt.Sprintf(" in pass %d", a.pass)
-	}
+// activationReason says how an entry got in.
+func (sc *scan) activationReason(a *activation) reason.Reason {
+	pass := reason.P("inPass", a.pass)
 	switch a.reason {
 	case "constant":
-		return "activated" + pass + ": constant"
+		return a.e.about(reason.STActivatedConstant, "constant", pass)
 	case "@@activate":
-		return "activated" + pass + ": @@activate"
+		return a.e.about(reason.STActivatedDecorator, "content", pass)
 	case "sticky":
-		return "activated" + pass + ": its sticky effect from an earlier generation keeps it in"
+		return a.e.about(reason.STActivatedSticky, "sticky", pass)
 	}
 	t := sc.trigger(a)
-	return fmt.Sprintf("activated%s: key %q matched in %s", pass, t.Keyword, t.In)
+	return a.e.about(reason.STActivatedKey, "key", pass, reason.P("key", t.Keyword), reason.P("in", t.In))
 }
 
 // greetingReason says why a greeting is, or is not, the chat's first
 // message.
-func (p *prompt) greetingReason(e *schema.Entry) string {
+func (p *prompt) greetingReason(e *schema.Entry) reason.Reason {
 	switch {
 	case e.ID != p.b.greeting:
-		return "a greeting, but not the one SillyTavern opens a chat with (the card's first_mes, else the first greeting): it is not sent"
+		return reason.Reason{Code: reason.STGreetingOther}
 	case p.greeted:
-		return "the character's greeting: SillyTavern opens a new chat with it, so it is the chat's first message"
+		return reason.Reason{Code: reason.STGreeting}
 	}
-	return "the character's greeting: SillyTavern opens a new chat with it, and the transcript already opens with the character's message (where SillyTavern keeps the greeting), so it is not added again"
+	return reason.Reason{Code: reason.STGreetingKept}
 }
 
 // messageRef names the j-th newest scanned message: message:N, or the

@@ -1,11 +1,12 @@
 package sillytavern
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
+	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/match"
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/tokenize"
 )
@@ -45,7 +46,8 @@ type scan struct {
 	chatIndex  []int             // transcript index of each scanned message (-1: the greeting)
 	greeting   string            // the greeting's entry id
 	why        []*whyNot
-	clock      *match.RegexClock // times the regular-expression keys
+	clock      *match.RegexClock             // times the regular-expression keys
+	windows    map[noKeyWindow]reason.Params // noKeyMatched's params, by window
 }
 
 // activation is an entry SillyTavern activated, and how.
@@ -253,17 +255,17 @@ func (sc *scan) check(e *entry, state int, level float64) *activation {
 	act := func(reason, key string) *activation {
 		return &activation{e: e, pass: sc.passes, state: state, reason: reason, key: key, roll: -1}
 	}
-	out := func(g gate, detail string) *activation {
-		sc.gate(e, g, detail)
+	out := func(g gate, r reason.Reason) *activation {
+		sc.gate(e, g, r)
 		return nil
 	}
 	if e.disable {
-		return out(gateDisabled, "")
+		return out(gateDisabled, e.says(reason.STDisabled, "disable"))
 	}
 	if len(e.filterNames) > 0 {
 		in := contains(e.filterNames, sc.char)
 		if e.filterExclude == in {
-			return out(gateCharacter, sc.filterDetail(e, "names", e.filterNames))
+			return out(gateCharacter, sc.filterReason(e, "names", e.filterNames))
 		}
 	}
 	if len(e.filterTags) > 0 {
@@ -272,33 +274,33 @@ func (sc *scan) check(e *entry, state int, level float64) *activation {
 			in = in || contains(e.filterTags, t)
 		}
 		if e.filterExclude == in {
-			return out(gateCharacter, sc.filterDetail(e, "tags", e.filterTags))
+			return out(gateCharacter, sc.filterReason(e, "tags", e.filterTags))
 		}
 	}
 	if !sc.triggered(e) {
-		return out(gateTrigger, sc.genType)
+		return out(gateTrigger, e.about(reason.STTriggers, "triggers", reason.P("triggers", e.triggers), reason.P("type", sc.genType)))
 	}
 	sticky, cool, delay := sc.timed.isSticky[e.idx], sc.timed.isCool[e.idx], sc.timed.isDelay[e.idx]
 	if delay {
-		return out(gateDelay, "")
+		return out(gateDelay, e.about(reason.STDelay, "delay", reason.P("delay", e.delay), reason.P("messages", sc.chatLen)))
 	}
 	if cool && !sticky {
-		return out(gateCooldown, "")
+		return out(gateCooldown, sc.cooldownReason(e))
 	}
 	if state != stateRecursion && e.delayLevel != 0 && !sticky {
-		return out(gateDelayRecursion, "")
+		return out(gateDelayRecursion, e.about(reason.STDelayRecursion, "delayUntilRecursion", reason.P("level", e.delayLevel)))
 	}
 	if state == stateRecursion && e.delayLevel != 0 && e.delayLevel > level && !sticky {
-		return out(gateDelayLevel, fmt.Sprintf("%v (this pass reaches level %v)", e.delayLevel, level))
+		return out(gateDelayLevel, e.about(reason.STDelayLevel, "delayUntilRecursion", reason.P("level", e.delayLevel), reason.P("reached", level)))
 	}
 	if state == stateRecursion && sc.s.Recursive && e.excludeRecursion && !sticky {
-		return out(gateExcludeRecursion, "")
+		return out(gateExcludeRecursion, e.about(reason.STExcludeRecursion, "excludeRecursion"))
 	}
 	if e.hasDecorator("@@activate") {
 		return act("@@activate", "")
 	}
 	if e.hasDecorator("@@dont_activate") {
-		return out(gateDontActivate, "")
+		return out(gateDontActivate, e.about(reason.STDontActivate, "content"))
 	}
 	if e.constant {
 		return act("constant", "")
@@ -307,7 +309,7 @@ func (sc *scan) check(e *entry, state int, level float64) *activation {
 		return act("sticky", "")
 	}
 	if !e.keysArray || len(e.keys) == 0 {
-		return out(gateNoKeys, "")
+		return out(gateNoKeys, e.about(reason.STNoKeys, "key"))
 	}
 	primary := ""
 	for _, r := range sc.keys.primary[e.idx] {
@@ -317,15 +319,45 @@ func (sc *scan) check(e *entry, state int, level float64) *activation {
 		}
 	}
 	if primary == "" {
-		return out(gateKeys, sc.windowDetail(e, state))
+		return out(gateKeys, sc.noKeyMatched(e, state))
 	}
 	if !e.selective || len(e.secondary) == 0 {
 		return act("key", primary)
 	}
 	if !sc.secondaryHolds(e, state) {
-		return out(gateSecondary, primary)
+		return out(gateSecondary, sc.secondaryReason(e, primary, state))
 	}
 	return act("key", primary)
+}
+
+// cooldownReason says until when an entry is on cooldown.
+func (sc *scan) cooldownReason(e *entry) reason.Reason {
+	if i := sc.timed.state.cooldown.find(sc.timed.key(e)); i >= 0 {
+		return e.about(reason.STCooldown, "cooldown", reason.P("until", sc.timed.state.cooldown.list[i].end), reason.P("messages", sc.chatLen))
+	}
+	return e.about(reason.STCooldownBare, "cooldown")
+}
+
+// secondaryReason says which secondary keys matched where the primary key
+// did, and which did not, under the entry's selective logic.
+func (sc *scan) secondaryReason(e *entry, primary string, state int) reason.Reason {
+	name := logicName(e.selectiveLogic)
+	if name == "" {
+		return e.about(reason.STSecondaryUnknown, "selectiveLogic", reason.P("key", primary), reason.P("logic", e.selectiveLogic))
+	}
+	var matched, missing []string
+	for _, r := range sc.keys.secondary[e.idx] {
+		if r.text == "" {
+			continue
+		}
+		if sc.hit(r, e, state) {
+			matched = append(matched, r.text)
+		} else {
+			missing = append(missing, r.text)
+		}
+	}
+	return e.about(reason.STSecondaryFails, "keysecondary", reason.P("key", primary), reason.P("logic", name), reason.P("holds", false),
+		reason.P("in", "scanned-text"), reason.P("matched", matched), reason.P("missing", missing))
 }
 
 // secondaryHolds is the selective logic over the secondary keys. An unknown
@@ -333,8 +365,8 @@ func (sc *scan) check(e *entry, state int, level float64) *activation {
 func (sc *scan) secondaryHolds(e *entry, state int) bool {
 	logic := logicAndAny
 	if e.selectiveLogic != nil {
-		logic = int(number(e.selectiveLogic))
-		if number(e.selectiveLogic) != float64(logic) {
+		logic = int(formats.JSNumber(e.selectiveLogic))
+		if formats.JSNumber(e.selectiveLogic) != float64(logic) {
 			logic = -1
 		}
 	}

@@ -23,6 +23,7 @@ import (
 	"sync"
 
 	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
@@ -469,7 +470,7 @@ func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn
 			id := b.entries[ef.entry].src.ID
 			res.Effects = append(res.Effects, render.Effect{ID: id, Kind: k.kind, Start: int(ef.start), End: int(ef.end)})
 			if x := res.Explain[id]; x != nil {
-				x.Reasons = append(x.Reasons, fmt.Sprintf("%s from now until the chat has %v messages", k.kind, ef.end))
+				x.Reasons = append(x.Reasons, b.entries[ef.entry].about(reason.STEffect, k.kind, reason.P("kind", k.kind), reason.P("end", ef.end)))
 			}
 		}
 	}

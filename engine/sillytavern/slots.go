@@ -2,6 +2,8 @@ package sillytavern
 
 import (
 	"sort"
+
+	"github.com/lorekit/lore/formats"
 )
 
 // slots are SillyTavern's insertion points filled with the activated
@@ -53,7 +55,7 @@ func (sc *scan) slots(an bool) *slots {
 		case posEMTop, posEMBottom:
 			em = append(em, e)
 		case posDepth:
-			d, r := number(e.depthOrDefault()), number(e.roleOrSystem())
+			d, r := formats.JSNumber(e.depthOrDefault()), formats.JSNumber(e.roleOrSystem())
 			var slot *depthSlot
 			for _, s := range sl.depth {
 				if s.depth == d && s.role == r {

@@ -119,7 +119,7 @@ func TestLorebookBudget(t *testing.T) {
 			}
 			for _, id := range tt.dropped {
 				x := r.res.Explain[id]
-				if x == nil || !x.Active || !strings.Contains(strings.Join(x.Reasons, "\n"), "left out by Yumina's lorebook budget") {
+				if x == nil || !x.Active || !strings.Contains(strings.Join(x.Texts(), "\n"), "left out by Yumina's lorebook budget") {
 					t.Errorf("--explain %s: %+v", id, x)
 				}
 			}

@@ -1,10 +1,10 @@
 package yumina
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -20,68 +20,61 @@ import (
 //   - a variable that is not set makes every condition false, neq included;
 //   - conditionLogic other than "all" means any.
 
-// conditionsHold evaluates an entry's conditions and says why, one reason.
-func conditionsHold(e *entry, vars map[string]any) (bool, string) {
+// conditionsHold evaluates an entry's conditions and says why, one reason
+// (none when it has no conditions).
+func conditionsHold(e *entry, vars map[string]any) (bool, reason.Reason) {
 	if len(e.Conditions) == 0 {
-		return true, ""
+		return true, reason.Reason{}
 	}
 	all := e.ConditionLogic == "" || e.ConditionLogic == "all"
 	n := 0
-	parts := make([]string, len(e.Conditions))
+	parts := make([]reason.JSCondition, len(e.Conditions))
 	for i, c := range e.Conditions {
-		ok, why := evalCondition(c, vars)
-		if ok {
+		parts[i] = evalCondition(c, vars)
+		if parts[i].Holds {
 			n++
 		}
-		parts[i] = why
 	}
 	holds := n > 0
 	logic := "any"
 	if all {
 		holds, logic = n == len(e.Conditions), "all"
 	}
-	verdict := "hold"
+	code := reason.YuminaConditionsHold
 	if !holds {
-		verdict = "do not hold"
+		code = reason.YuminaConditionsFail
 	}
-	return holds, fmt.Sprintf("conditions %s (conditionLogic %s): %s", verdict, logic, strings.Join(parts, "; "))
+	return holds, reason.New(code, "conditions", e.FieldPos("conditions"), reason.P("logic", logic), reason.P("conditions", parts))
 }
 
-// evalCondition is one condition with its sentence.
-func evalCondition(c schema.Condition, vars map[string]any) (bool, string) {
-	head := fmt.Sprintf("%s %s %s", c.VariableID, c.Operator, jsonStringify(c.Value))
+// evalCondition is one condition with its verdict.
+func evalCondition(c schema.Condition, vars map[string]any) reason.JSCondition {
+	out := reason.JSCondition{Variable: c.VariableID, Operator: c.Operator, Value: jsonStringify(c.Value)}
 	cur, ok := valueAt(vars, c.VariableID)
 	if !ok {
-		return false, head + " is false (" + c.VariableID + " is not set)"
+		return out
 	}
-	holds, note := compare(c.Operator, cur, c.Value)
-	verdict := "false"
-	if holds {
-		verdict = "true"
-	}
-	s := fmt.Sprintf("%s is %s (%s is %s", head, verdict, c.VariableID, jsonStringify(cur))
-	if note != "" {
-		s += "; " + note
-	}
-	return holds, s + ")"
+	out.Set, out.Current = true, jsonStringify(cur)
+	out.Holds, out.Note = compare(c.Operator, cur, c.Value)
+	return out
 }
 
-// compare applies one operator; the note says why a comparison a creator
-// might expect to hold does not.
+// compare applies one operator; the note (a reason.JSCondition note) says
+// why a comparison a creator might expect to hold does not.
 func compare(op string, cur, target any) (bool, string) {
 	switch op {
 	case "eq", "neq":
 		eq := valuesEqual(cur, target)
 		note := ""
 		if !eq && looseEqual(cur, target) {
-			note = "Yumina compares strictly: a number and a string never match"
+			note = "strict"
 		}
 		return eq == (op == "eq"), note
 	case "gt", "gte", "lt", "lte":
 		a, okA := jsNumber(cur)
 		b, okB := jsNumber(target)
 		if !okA || !okB {
-			return false, "Yumina compares only numbers with " + op
+			return false, "numbers-only"
 		}
 		switch op {
 		case "gt":
@@ -104,13 +97,13 @@ func compare(op string, cur, target any) (bool, string) {
 		case string:
 			t, ok := target.(string)
 			if !ok {
-				return false, "Yumina looks for a string only in a string"
+				return false, "string-in-string"
 			}
 			return strings.Contains(x, t), ""
 		}
-		return false, "contains needs a list or a string"
+		return false, "list-or-string"
 	}
-	return false, "unknown operator"
+	return false, "unknown-operator"
 }
 
 // valuesEqual is Yumina's equality: JavaScript's === for numbers, strings,

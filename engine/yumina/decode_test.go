@@ -17,7 +17,7 @@ func TestSettingsDecodedOnce(t *testing.T) {
 	}
 	in.EngineSettings = map[string]any{"lorebookRecursionDepth": -4.0}
 	s, warnings, err := settingsOf(in)
-	if err != nil || s.recursion != 2 || len(warnings) != 1 || RecursionLevels(in) != 2 {
+	if err != nil || s.recursion != 2 || len(warnings) != 1 || !New().Describe(withBook(in)).Recursive {
 		t.Errorf("settingsOf read the map again: %+v %v %v", s, warnings, err)
 	}
 	bad := &render.Input{EngineSettings: map[string]any{"lorebookBudgetPercent": 300.0}}
@@ -25,4 +25,11 @@ func TestSettingsDecodedOnce(t *testing.T) {
 	if bad.EngineConfig != nil {
 		t.Errorf("refused settings decoded: %#v", bad.EngineConfig)
 	}
+}
+
+// withBook is in with an empty lorebook, for Describe.
+func withBook(in *render.Input) *render.Input {
+	cp := *in
+	cp.Book = &schema.Lorebook{}
+	return &cp
 }

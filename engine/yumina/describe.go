@@ -1,8 +1,7 @@
 package yumina
 
 import (
-	"fmt"
-
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
@@ -11,12 +10,16 @@ import (
 // (render.Describer), in the terms of docs/engines.md's Yumina table: lint
 // reports the entries it can never send and, with engine-divergence, where
 // it treats an entry otherwise than lore.
-func (*Engine) Describe(in *render.Input) []render.Fate {
+func (*Engine) Describe(in *render.Input) *render.Description {
 	out := make([]render.Fate, len(in.Book.Entries))
 	for _, e := range entries(in.Book) {
 		out[e.idx] = e.fate()
 	}
-	return out
+	recursion := 0
+	if s, _, err := settingsOf(in); err == nil {
+		recursion = s.recursion
+	}
+	return &render.Description{Fates: out, Recursive: recursion > 0, Budget: lorebookBudget(in)}
 }
 
 func (e *entry) fate() render.Fate {
@@ -27,11 +30,10 @@ func (e *entry) fate() render.Fate {
 	}
 	switch {
 	case !e.Enabled && !e.variableBound():
-		return render.Fate{Activation: "never", Never: "it is disabled (enabled: false)"}
+		return render.Never(at(e, reason.NeverDisabled, "enabled"))
 	case e.Role == roleGreeting:
 		// Not lost: it is the chat's first message, which the transcript holds.
-		return render.Fate{Activation: "always",
-			Placement: "the chat's first message, which a Yumina session opens with, so the transcript holds it (docs/engines.md Y24)"}
+		return render.Fate{Activation: "always", Placement: at(e, reason.YuminaPlaceGreeting, "role")}
 	case e.alwaysSend && !e.variableBound():
 		f.Activation = "always"
 	case keywords:
@@ -39,16 +41,14 @@ func (e *entry) fate() render.Fate {
 	case e.variableBound():
 		f.Activation = "conditions"
 	case e.defaultAlwaysSend:
-		return render.Fate{Activation: "never",
-			Never: "Yumina's alwaysSend is false when unset, in every section, and the entry has no keywords or conditions; set alwaysSend: true (docs/engines.md Y11)"}
+		return render.Never(at(e, reason.YuminaNeverUnset, "alwaysSend"))
 	default:
-		return render.Fate{Activation: "never",
-			Never: "alwaysSend: false and no keywords or conditions: nothing activates it in Yumina"}
+		return render.Never(at(e, reason.YuminaNeverNoWayIn, "alwaysSend"))
 	}
 	if !e.Enabled {
 		// A disabled entry with conditions is matched for recursion only:
 		// its content activates others, it is not sent itself (Y10).
-		return render.Fate{Activation: f.Activation, Never: "it is disabled: Yumina still matches it for its conditions, but sends it nowhere (docs/engines.md Y10)"}
+		return render.Fate{Activation: f.Activation, Never: at(e, reason.YuminaNeverDisabled, "enabled")}
 	}
 	f.Placement, f.Never = e.placement(f.Activation == "always")
 	return f
@@ -56,24 +56,26 @@ func (e *entry) fate() render.Fate {
 
 // placement is where Yumina's send path puts the entry when it is in, or why
 // it puts it nowhere.
-func (e *entry) placement(always bool) (string, string) {
+func (e *entry) placement(always bool) (place, never reason.Reason) {
 	switch {
 	case e.Role == roleExample && !always:
-		return "", "Yumina parses example dialogue only from always-sent entries: a matched example entry is sent nowhere; set alwaysSend: true (docs/engines.md Y22)"
+		return place, at(e, reason.YuminaNeverExample, "role")
 	case e.Role == roleExample:
-		return "example dialogue (step 4)", ""
+		return at(e, reason.PlaceExamples, "role"), never
 	case e.Section == schema.SectionPostHistory:
-		return "post-history (step 13)", ""
+		return at(e, reason.PlacePostHistory, "section"), never
 	case e.chatHistory() && e.depth == nil:
-		return "", "Yumina sends a chat-history entry with depth: null nowhere; give it a depth (docs/engines.md Y17)"
+		return place, at(e, reason.YuminaNeverNoDepth, "depth")
 	case e.chatHistory():
-		depth := fmt.Sprintf("depth %d", *e.depth)
+		var of []reason.Param
 		if e.defaultDepth {
-			depth += ", Yumina's default"
+			of = append(of, reason.P("defaultOf", Profile.Title))
 		}
-		return render.HistoryPlace(*e.depth, depth), ""
+		r := render.HistoryPlace(*e.depth, *e.depth, "", of...)
+		r.Pos = e.FieldPos("depth")
+		return r, never
 	case always:
-		return "system presets (step 1)", "" // Yumina's system messages, where lore's system presets go
+		return at(e, reason.PlaceSystemPresets, "section"), never // Yumina's system messages, where lore's system presets go
 	}
-	return "the triggered block (step 6)", ""
+	return at(e, reason.PlaceTriggered, "section"), never
 }

@@ -32,8 +32,8 @@ func TestDescribe(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := New().Describe(&render.Input{Book: &schema.Lorebook{Entries: []*schema.Entry{tt.e}}})[0]
-			if f.Activation != tt.activation || (f.Never == "") != tt.placed || (f.Placement != "") != tt.placed {
+			f := New().Describe(&render.Input{Book: &schema.Lorebook{Entries: []*schema.Entry{tt.e}}}).Fates[0]
+			if f.Activation != tt.activation || f.Sent() != tt.placed || (f.Placement.Code != "") != tt.placed {
 				t.Errorf("got %+v; want activation %q, placed %v", f, tt.activation, tt.placed)
 			}
 		})

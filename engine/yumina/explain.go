@@ -1,13 +1,12 @@
 package yumina
 
 import (
-	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 )
@@ -40,31 +39,40 @@ type why struct {
 	res *render.Result
 }
 
+// at is a reason about one field of e, at that field.
+func at(e *entry, code reason.Code, field string, params ...reason.Param) reason.Reason {
+	var pos schema.Pos
+	if field != "" {
+		pos = e.FieldPos(field)
+	}
+	return reason.New(code, field, pos, params...)
+}
+
 // entry is whether e activated, and the reasons.
-func (w *why) entry(e *entry, dropped bool) (bool, []string) {
-	var r []string
+func (w *why) entry(e *entry, dropped bool) (bool, []reason.Reason) {
+	var r []reason.Reason
 	if e.Role == roleGreeting {
-		return false, []string{"role greeting: Yumina opens a session with its greeting and never sends it as an entry (the transcript holds it)"}
+		return false, []reason.Reason{at(e, reason.YuminaGreeting, "role")}
 	}
 	vb := e.variableBound()
 	switch {
 	case !e.Enabled && !vb:
-		return false, []string{"disabled (enabled: false): Yumina skips it"}
+		return false, []reason.Reason{at(e, reason.YuminaDisabled, "enabled")}
 	case !e.Enabled:
-		r = append(r, "disabled (enabled: false), but it has conditions: Yumina still matches it, so its content can activate other entries by recursion, and never sends it")
+		r = append(r, at(e, reason.YuminaDisabledConditions, "enabled"))
 	}
 	if e.defaultAlwaysSend && e.AlwaysSend {
-		r = append(r, "alwaysSend is not set: Yumina's default is false (lore's is true in "+e.Section+"), so only its keywords or conditions can bring it in")
+		r = append(r, at(e, reason.YuminaAlwaysSendUnset, "alwaysSend", reason.P("section", e.Section)))
 	}
 	if e.alwaysSend && !vb {
-		r = append(r, "always sent (alwaysSend: true)")
+		r = append(r, at(e, reason.AlwaysSent, "alwaysSend"))
 		return true, append(r, w.placement(e)...)
 	}
 	if e.alwaysSend {
-		r = append(r, "alwaysSend: true, but it has conditions: Yumina matches it like any other entry instead of always sending it")
+		r = append(r, at(e, reason.YuminaAlwaysSendConditions, "alwaysSend"))
 	}
 	holds, condWhy := conditionsHold(e, w.a.vars)
-	if condWhy != "" {
+	if condWhy.Code != "" {
 		r = append(r, condWhy)
 	}
 	if !holds {
@@ -73,9 +81,9 @@ func (w *why) entry(e *entry, dropped bool) (bool, []string) {
 	x := w.a.byEntry[e.idx]
 	if len(e.Keywords) == 0 {
 		if !vb {
-			return false, append(r, "no keywords and no conditions, and alwaysSend is false: nothing can bring it in")
+			return false, append(r, at(e, reason.YuminaNoWayIn, "keywords"))
 		}
-		r = append(r, "no keywords: Yumina activates it by its conditions alone")
+		r = append(r, at(e, reason.YuminaConditionsOnly, "conditions"))
 	} else {
 		r = append(r, w.regexNotes(e)...)
 		if x == nil {
@@ -93,38 +101,28 @@ func (w *why) entry(e *entry, dropped bool) (bool, []string) {
 }
 
 // placement says where an activated entry went, or why it went nowhere.
-func (w *why) placement(e *entry) []string {
+func (w *why) placement(e *entry) []reason.Reason {
 	switch {
 	case e.Role == roleExample && !(e.alwaysSend && !e.variableBound()):
-		return []string{"role example: Yumina builds example dialogue only from always-sent entries, so a matched one is not sent"}
+		return []reason.Reason{at(e, reason.YuminaExampleMatched, "role")}
 	case e.chatHistory() && e.depth == nil:
-		return []string{"chat-history entry without a depth (depth: null): Yumina sends it nowhere (its editor gives new entries depth " +
-			strconv.Itoa(defaultDepth) + ")"}
+		return []reason.Reason{at(e, reason.YuminaNoDepth, "depth", reason.P("defaultDepth", defaultDepth))}
 	}
-	var out []string
+	var out []reason.Reason
 	if e.Role == roleExample {
 		if !w.sentAt(e.ID, render.StepExamples) {
-			out = append(out, "role example, but no {{user}}: or {{char}}: line was found in it: nothing is sent")
+			out = append(out, at(e, reason.YuminaExampleNoLines, "content"))
 		} else {
-			out = append(out, "role example: sent as example dialogue")
+			out = append(out, at(e, reason.YuminaExampleSent, "role"))
 		}
 	}
 	switch {
 	case e.chatHistory():
-		d := *e.depth
-		how := "depth " + strconv.Itoa(d)
-		if e.defaultDepth {
-			how = "depth is not set: Yumina's editor gives chat-history entries depth " + strconv.Itoa(d)
-		}
-		where := "after the newest message"
-		if d > 0 {
-			where = "with the " + plural(d, "newest message") + " after it"
-		}
-		out = append(out, fmt.Sprintf("%s: inserted %s (entries inserted before it count as messages)", how, where))
+		out = append(out, at(e, reason.YuminaInserted, "depth", reason.P("depth", *e.depth), reason.P("unset", e.defaultDepth)))
 	case e.Section == schema.SectionPostHistory:
-		out = append(out, "sent after the chat (post-history), in a message of its own")
+		out = append(out, at(e, reason.YuminaPostHistory, "section"))
 	case e.Role != roleExample:
-		out = append(out, "sent in the system messages, joined with the system-role entries next to it")
+		out = append(out, at(e, reason.YuminaSystem, "section"))
 	}
 	return out
 }
@@ -139,26 +137,41 @@ func (w *why) sentAt(id string, step int) bool {
 	return false
 }
 
-// matched describes a keyword activation.
-func (w *why) matched(x *activation) []string {
-	in, seg := w.a.locate(x.at)
-	where := in
+// keyword is a reason about keyword k of an entry, at that keyword,
+// starting with its text.
+func (w *why) keyword(code reason.Code, k int, params ...reason.Param) reason.Reason {
+	kw := w.a.kws[k]
+	e := w.a.es[kw.entry]
+	field, list := "keywords", e.Keywords
+	if kw.secondary {
+		field, list = "secondaryKeywords", e.SecondaryKeywords
+	}
+	return reason.New(code, field, list[kw.k].Pos, append([]reason.Param{reason.P("keyword", list[kw.k].Text)}, params...)...)
+}
+
+// where is where a keyword matched, as reason params: at (message:N) or
+// entry (whose content).
+func (w *why) where(at [2]int) reason.Param {
+	in, seg := w.a.locate(at)
 	if seg.entry >= 0 {
-		where = "the content of entry " + w.a.es[seg.entry].ID
+		return reason.P("entry", w.a.es[seg.entry].ID)
 	}
-	s := fmt.Sprintf("keyword %q matched in %s: %s", w.a.keywordText(x.kw), where, w.snippet(x.at))
-	if x.level > 0 {
-		s += fmt.Sprintf(" (recursion level %d)", x.level)
-	}
-	out := []string{s}
+	return reason.P("at", in)
+}
+
+// matched describes a keyword activation.
+func (w *why) matched(x *activation) []reason.Reason {
+	out := []reason.Reason{w.keyword(reason.YuminaKeywordMatched, x.kw, w.where(x.at),
+		reason.P("excerpt", w.snippet(x.at)), reason.P("level", x.level))}
 	if n := len(w.a.secondary[x.entry.idx]); n > 0 {
-		out = append(out, w.secondarySentence(x.entry, true, func(k int) bool { return slices.Contains(x.secondary, k) }))
+		out = append(out, at(x.entry, reason.SecondaryLogic, "secondaryKeywords",
+			w.secondaryParams(x.entry, true, func(k int) bool { return slices.Contains(x.secondary, k) })...))
 	}
 	return out
 }
 
 // notMatched says why an eligible entry with keywords did not activate.
-func (w *why) notMatched(e *entry) []string {
+func (w *why) notMatched(e *entry) []reason.Reason {
 	a := w.a
 	first := -1
 	for _, k := range a.primary[e.idx] {
@@ -169,65 +182,51 @@ func (w *why) notMatched(e *entry) []string {
 	}
 	if first < 0 {
 		if len(a.window) == 0 {
-			return []string{"no message was scanned (the transcript is empty)"}
+			return []reason.Reason{at(e, reason.YuminaNothingScanned, "")}
 		}
-		s := fmt.Sprintf("no keyword matched in the scan window (the last %s joined with spaces; lorebookScanDepth %d, %s)",
-			plural(len(a.window), "message"), w.s.scanDepth, w.s.from["lorebookScanDepth"])
-		if a.level > 0 || len(a.segments) > len(a.window) {
-			s += " nor in the content of the entries activated by recursion"
-		}
-		return []string{s}
+		return []reason.Reason{at(e, reason.YuminaNoMatch, "keywords", reason.P("messages", len(a.window)),
+			reason.P("scanDepth", w.s.scanDepth), reason.P("from", w.s.from["lorebookScanDepth"]),
+			reason.P("recursion", a.level > 0 || len(a.segments) > len(a.window)))}
 	}
 	kw := a.kws[first]
-	at := kw.litAt
+	hit := kw.litAt
 	if kw.regexLevel >= 0 {
-		at = kw.regexAt
+		hit = kw.regexAt
 	}
-	in, seg := a.locate(at)
-	if seg.entry >= 0 {
-		in = "the content of entry " + a.es[seg.entry].ID
-		if e.ExcludeRecursion && kw.litLevel > 0 {
-			return []string{fmt.Sprintf("keyword %q matched only in %s, and excludeRecursion lets only the chat activate it", a.keywordText(first), in)}
-		}
+	where := w.where(hit)
+	if where.Name == "entry" && e.ExcludeRecursion && kw.litLevel > 0 {
+		r := w.keyword(reason.YuminaContentExcluded, first, where)
+		r.Field, r.Pos = "excludeRecursion", e.FieldPos("excludeRecursion")
+		return []reason.Reason{r}
 	}
 	now := func(k int) bool { ok, _ := a.matched(k); return ok }
-	return []string{fmt.Sprintf("keyword %q matched in %s: %s, but %s", a.keywordText(first), in, w.snippet(at), w.secondarySentence(e, false, now))}
+	return []reason.Reason{w.keyword(reason.YuminaSecondaryFails, first, append([]reason.Param{where, reason.P("excerpt", w.snippet(hit))},
+		w.secondaryParams(e, false, now)...)...)}
 }
 
-// secondarySentence describes the secondary logic's verdict on the text,
-// given which secondary keywords matched it.
-func (w *why) secondarySentence(e *entry, holds bool, matchedKW func(k int) bool) string {
+// secondaryParams are the secondary logic's verdict on the text, given
+// which secondary keywords matched it, as reason.SecondaryLogic's params.
+func (w *why) secondaryParams(e *entry, holds bool, matchedKW func(k int) bool) []reason.Param {
 	var matched, missing []string
 	for _, k := range w.a.secondary[e.idx] {
 		if matchedKW(k) {
-			matched = append(matched, strconv.Quote(w.a.keywordText(k)))
+			matched = append(matched, w.a.keywordText(k))
 		} else {
-			missing = append(missing, strconv.Quote(w.a.keywordText(k)))
+			missing = append(missing, w.a.keywordText(k))
 		}
 	}
-	verdict := "holds"
-	if !holds {
-		verdict = "fails"
-	}
-	detail := "none of " + strings.Join(missing, ", ") + " matched"
-	switch {
-	case len(matched) > 0 && len(missing) == 0:
-		detail = strings.Join(matched, ", ") + " matched"
-	case len(matched) > 0:
-		detail = strings.Join(matched, ", ") + " matched (" + strings.Join(missing, ", ") + " did not)"
-	}
-	return "secondary logic " + logic(e) + " " + verdict + " in the scanned text: " + detail
+	return []reason.Param{reason.P("logic", logic(e)), reason.P("holds", holds), reason.P("in", "scanned-text"),
+		reason.P("matched", matched), reason.P("missing", missing)}
 }
 
 // regexNotes are the keywords Yumina tries as regular expressions that do
 // not compile.
-func (w *why) regexNotes(e *entry) []string {
-	var out []string
+func (w *why) regexNotes(e *entry) []reason.Reason {
+	var out []reason.Reason
 	for _, ks := range [][]int{w.a.primary[e.idx], w.a.secondary[e.idx]} {
 		for _, k := range ks {
 			if err := w.a.kws[k].regexErr; err != nil {
-				out = append(out, fmt.Sprintf("keyword %q is not a regular expression JavaScript accepts (%v): Yumina looks for it as text",
-					w.a.keywordText(k), err))
+				out = append(out, w.keyword(reason.YuminaRegexAsText, k, reason.P("error", err.Error())))
 			}
 		}
 	}
@@ -235,18 +234,15 @@ func (w *why) regexNotes(e *entry) []string {
 }
 
 // dropped says why the lorebook budget left an activated entry out.
-func (w *why) dropped(x *activation) string {
+func (w *why) dropped(x *activation) reason.Reason {
 	b := w.b
-	base := fmt.Sprintf("left out by Yumina's lorebook budget (%d tokens, %d%% of maxContext %d", b.budget,
-		int(w.s.budgetPercent), w.s.maxContext)
-	if w.s.budgetCap > 0 {
-		base += fmt.Sprintf(", lorebookBudgetCap %d", w.s.budgetCap)
-	}
-	base += "): matched entries are ranked by position, then score, and the budget stops at the first that does not fit"
+	base := []reason.Param{reason.P("budget", b.budget), reason.P("percent", int(w.s.budgetPercent)),
+		reason.P("maxContext", w.s.maxContext), reason.P("cap", w.s.budgetCap)}
 	if x == b.stop {
-		return base + fmt.Sprintf(": this one (score %d) needed %d tokens with %d of %d used", x.score, b.stopTokens, b.used, b.budget)
+		return at(x.entry, reason.YuminaBudgetStop, "content", append(base, reason.P("score", x.score),
+			reason.P("needed", b.stopTokens), reason.P("used", b.used))...)
 	}
-	return base + fmt.Sprintf(", which was entry %s; this one (score %d) ranks after it", b.stop.entry.ID, x.score)
+	return at(x.entry, reason.YuminaBudgetAfter, "content", append(base, reason.P("stop", b.stop.entry.ID), reason.P("score", x.score))...)
 }
 
 // snippet quotes the scanned text around a hit, on one line, within the
@@ -274,11 +270,4 @@ func (w *why) snippet(at [2]int) string {
 		post = "…"
 	}
 	return "“" + pre + body + post + "”"
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
 }

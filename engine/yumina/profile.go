@@ -1,40 +1,35 @@
 package yumina
 
 import (
-	"fmt"
-
 	"github.com/lorekit/lore/match"
+	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 )
 
-// What lint needs to judge a lorebook by Yumina's engine (lint's engine
-// profile): its word characters, its recursion and its lorebook budget.
-
-// WordRune reports a character JavaScript's \b counts as part of a word: an
-// ASCII letter, digit or underscore (docs/engines.md Y4).
-func WordRune(r rune) bool { return match.JSWordRune(r) }
-
-// RecursionLevels is how many recursion levels Yumina scans for the
-// lorebook (0: contents activate nothing; docs/engines.md Y12).
-func RecursionLevels(in *render.Input) int {
-	s, _, err := settingsOf(in)
-	if err != nil {
-		return 0
-	}
-	return s.recursion
+// Profile is Yumina's engine as data (render.Profile): JavaScript's word
+// characters (docs/engines.md Y4), recursion only when its settings give it
+// levels (Y12), its lorebook budget, which the always-sent entries stay
+// outside of.
+var Profile = render.Profile{
+	Name: Name, Title: "Yumina", New: func() render.Engine { return New() },
+	WordRune:           match.JSWordRune,
+	WholeWordsNoSpaces: reason.YuminaNoSpaceWords,
+	Recursion:          render.RecursionOptIn, Budget: render.BudgetOwn, AlwaysSent: render.AlwaysOutsideBudget,
+	Reads: render.EntryFields,
 }
 
-// LorebookBudget is the tokens Yumina's matched entries share, and a phrase
-// saying how that number was reached.
-func LorebookBudget(in *render.Input) (int, string) {
+// Profile is Yumina's Profile.
+func (*Engine) Profile() *render.Profile { return &Profile }
+
+// lorebookBudget is the tokens Yumina's matched entries share, and how that
+// number was reached.
+func lorebookBudget(in *render.Input) *render.EntryBudget {
+	then := reason.Reason{Code: reason.YuminaBudgetOverflow}
 	s, _, err := settingsOf(in)
 	if err != nil {
-		return 0, "Yumina's lorebook budget (its settings are invalid: lore render --engine yumina says why)"
+		return &render.EntryBudget{Says: reason.Reason{Code: reason.YuminaBudgetInvalid}, Then: then}
 	}
-	says := fmt.Sprintf("Yumina's lorebook budget of %d tokens (lorebookBudgetPercent %g%% of maxContext %d, from %s",
-		s.budget(), s.budgetPercent, s.maxContext, s.from["maxContext"])
-	if s.budgetCap > 0 {
-		says += fmt.Sprintf(", capped at lorebookBudgetCap %d", s.budgetCap)
-	}
-	return s.budget(), says + ")"
+	return &render.EntryBudget{Tokens: s.budget(), Then: then, Says: reason.Reason{Code: reason.YuminaBudget,
+		Params: reason.Params{reason.P("tokens", s.budget()), reason.P("percent", s.budgetPercent),
+			reason.P("maxContext", s.maxContext), reason.P("from", s.from["maxContext"]), reason.P("cap", s.budgetCap)}}}
 }

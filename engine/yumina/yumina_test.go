@@ -131,15 +131,15 @@ func TestConditions(t *testing.T) {
 		{"gold", "like", 7.0, false},
 	}
 	for _, tt := range tests {
-		got, why := evalCondition(schema.Condition{VariableID: tt.id, Operator: tt.op, Value: tt.value}, vars)
-		if got != tt.want {
-			t.Errorf("%s %s %v = %v, want %v (%s)", tt.id, tt.op, tt.value, got, tt.want, why)
+		why := evalCondition(schema.Condition{VariableID: tt.id, Operator: tt.op, Value: tt.value}, vars)
+		if why.Holds != tt.want {
+			t.Errorf("%s %s %v = %v, want %v (%+v)", tt.id, tt.op, tt.value, why.Holds, tt.want, why)
 		}
 	}
 	e := &entry{Entry: &schema.Entry{Conditions: []schema.Condition{{VariableID: "ghost", Operator: "eq", Value: 1.0},
 		{VariableID: "gold", Operator: "eq", Value: 7.0}}, ConditionLogic: "any"}}
-	if ok, why := conditionsHold(e, vars); !ok || !strings.Contains(why, "conditionLogic any") {
-		t.Errorf("any: %v %s", ok, why)
+	if ok, why := conditionsHold(e, vars); !ok || !strings.Contains(why.Text(), "conditionLogic any") {
+		t.Errorf("any: %v %s", ok, why.Text())
 	}
 	e.ConditionLogic = ""
 	if ok, _ := conditionsHold(e, vars); ok {
@@ -241,7 +241,7 @@ entries:
 	}
 	for id, s := range want {
 		x := r.res.Explain[id]
-		if x == nil || !strings.Contains(strings.Join(x.Reasons, "\n"), s) {
+		if x == nil || !strings.Contains(strings.Join(x.Texts(), "\n"), s) {
 			t.Errorf("--explain %s: %+v, want %q", id, x, s)
 		}
 	}
