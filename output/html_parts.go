@@ -1,0 +1,43 @@
+package output
+
+import (
+	"bytes"
+	"html/template"
+
+	"github.com/lorekit/lore/render"
+)
+
+// HTMLPartNames are the parts of `render --format html`'s page that another
+// page can show on its own (lore serve's live preview): the header's summary
+// line, the warnings, the prompt by step, the trace and the token chart. Each
+// is a named template of html.tmpl, so both pages share one markup and
+// `render --format html` stays what it was.
+var HTMLPartNames = []string{"meta", "warnings", "prompt", "trace", "tokens"}
+
+// HTMLParts renders r's page once and returns each part of HTMLPartNames as
+// escaped HTML (every piece of lorebook or chat text went through
+// html/template), ready to be put in another page as it is.
+func HTMLParts(r *render.Result) (map[string]template.HTML, error) {
+	pg := buildHTMLPage(r)
+	parts := make(map[string]template.HTML, len(HTMLPartNames))
+	var b bytes.Buffer
+	for _, name := range HTMLPartNames {
+		b.Reset()
+		if err := htmlPageTemplate.ExecuteTemplate(&b, name, pg); err != nil {
+			return nil, err
+		}
+		parts[name] = template.HTML(b.String())
+	}
+	return parts, nil
+}
+
+// HTMLStyle is the page's style sheet, for a page that shows its parts.
+func HTMLStyle() template.CSS {
+	var b bytes.Buffer
+	// The part has no fields, so it cannot fail but on a broken template,
+	// which the tests of the page would have caught.
+	if err := htmlPageTemplate.ExecuteTemplate(&b, "style", nil); err != nil {
+		return ""
+	}
+	return template.CSS(b.String())
+}
