@@ -41,3 +41,7 @@ func HTMLStyle() template.CSS {
 	}
 	return template.CSS(b.String())
 }
+
+// HTMLEntryAnchor is the element id of entry id's row in the trace part,
+// for links to it from outside the parts.
+func HTMLEntryAnchor(id string) string { return entryAnchor(id) }
