@@ -41,7 +41,10 @@ type htmlPage struct {
 	Steps     []htmlStep
 	Activated []htmlTraceRow
 	LeftOut   []htmlLeftOut
-	Chart     *htmlChart
+	// LeftOutRows are LeftOut's table rows, written by writeLeftOutRows:
+	// one per entry, thousands in a large book (html_rows.go).
+	LeftOutRows template.HTML
+	Chart       *htmlChart
 }
 
 // htmlStep is one assembly step of SPEC §3, or the cache breakpoint between
@@ -180,6 +183,7 @@ func buildHTMLPage(r *render.Result) *htmlPage {
 		b.pg.Activated = append(b.pg.Activated, b.traceRow(a))
 	}
 	b.leftOut()
+	b.pg.LeftOutRows = leftOutRows(b.pg.LeftOut)
 	if r.Report != nil {
 		b.pg.Chart = buildHTMLChart(r.Report)
 	}

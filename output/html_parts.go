@@ -3,6 +3,7 @@ package output
 import (
 	"bytes"
 	"html/template"
+	"strings"
 
 	"github.com/lorekit/lore/render"
 )
@@ -20,9 +21,11 @@ var HTMLPartNames = []string{"meta", "warnings", "prompt", "trace", "tokens"}
 func HTMLParts(r *render.Result) (map[string]template.HTML, error) {
 	pg := buildHTMLPage(r)
 	parts := make(map[string]template.HTML, len(HTMLPartNames))
-	var b bytes.Buffer
 	for _, name := range HTMLPartNames {
-		b.Reset()
+		var b strings.Builder
+		if name == "trace" {
+			b.Grow(len(pg.LeftOutRows) + 256*len(pg.Activated) + 1024)
+		}
 		if err := htmlPageTemplate.ExecuteTemplate(&b, name, pg); err != nil {
 			return nil, err
 		}

@@ -321,7 +321,9 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request) {
 	snap, v := s.current()
 	resp := renderResponse{Version: v, View: snap.Render(req.Engine, req.Messages)}
 	w.Header().Set("Content-Type", "application/json")
-	if err := json.NewEncoder(w).Encode(resp); err != nil {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // the parts are HTML: spelling every < as \u003c only doubles them
+	if err := enc.Encode(resp); err != nil {
 		fmt.Fprintf(s.cfg.Log, "writing a render: %v\n", err)
 	}
 }
