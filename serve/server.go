@@ -106,7 +106,13 @@ func Listen(addr string) (net.Listener, string, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	ln, err := net.Listen("tcp", addr)
+	network := "tcp"
+	if host, _, err := net.SplitHostPort(addr); err == nil {
+		if ip := net.ParseIP(host); ip != nil && ip.To4() != nil {
+			network = "tcp4" // 0.0.0.0 is every IPv4 address, not [::]
+		}
+	}
+	ln, err := net.Listen(network, addr)
 	if err != nil {
 		return nil, "", err
 	}
