@@ -67,7 +67,9 @@ func inPrompt(id string) string {
 	return `(() => { const t = document.querySelector("#trace table"); return !!t && t.innerText.includes(` + quoteJS(id) + `); })()`
 }
 
-func quoteJS(s string) string { return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"` }
+func quoteJS(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
 
 // TestServeInBrowser drives the page in a real browser: a typed message
 // fires an entry, a keyword edited on disk changes the page by itself (the
