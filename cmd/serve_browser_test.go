@@ -139,3 +139,54 @@ func TestServeInBrowser(t *testing.T) {
 		t.Errorf("the page at %s: %q (%v), want the refusal", rebind, body, err)
 	}
 }
+
+// TestServeScreenshots writes docs/serve.md's pictures of the page, on the
+// bundled example with one message typed, at 1280 and 400 pixels wide:
+// (and of the trace at 1280):
+// LORE_SCREENSHOTS=../docs go test ./cmd -run TestServeScreenshots
+func TestServeScreenshots(t *testing.T) {
+	out := os.Getenv("LORE_SCREENSHOTS")
+	if out == "" {
+		t.Skip("set LORE_SCREENSHOTS to a folder to write the screenshots of docs/serve.md")
+	}
+	out, err := filepath.Abs(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := browser(t)
+	t.Chdir("..") // the page names the files as a user at the repository's root does
+	_, url := startServe(t, eldoriaArgs("fixtures/eldoria")...)
+	for _, size := range []struct {
+		name          string
+		width, height int64
+		at            string // the element scrolled to the top
+	}{{"serve-1280.png", 1280, 860, ""}, {"serve-400.png", 400, 860, ""}, {"serve-trace-1280.png", 1280, 860, "#trace"}} {
+		scroll := `window.scrollTo(0, 0)`
+		if size.at != "" {
+			scroll = `document.querySelector("` + size.at + `").scrollIntoView()`
+		}
+		var png []byte
+		err := chromedp.Do(ctx,
+			chromedp.EmulateViewport(size.width, size.height),
+			chromedp.Navigate(url),
+			chromedp.WaitVisible(chromedp.CSS(`textarea[aria-label="Message"]`)),
+			chromedp.Click(chromedp.CSS(`#reset`)), // the last size's message, kept by the page
+			chromedp.Poll[chromedp.Void](`document.querySelector("#typed .typed") === null`, chromedp.WithPollingTimeout(10*time.Second)),
+			chromedp.SendKeys(chromedp.CSS(`textarea[aria-label="Message"]`), "Is the bridge safe at night?"),
+			chromedp.Click(chromedp.CSS(`#send`)),
+			chromedp.Poll[chromedp.Void](`document.querySelector("#typed mark") !== null`, chromedp.WithPollingTimeout(10*time.Second)),
+			chromedp.Evaluate[chromedp.Void](scroll),
+			chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+				var err error
+				png, err = chromedp.CaptureScreenshot()(ctx, tg)
+				return err
+			}),
+		)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(out, size.name), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lorekit/lore/render"
+	"github.com/lorekit/lore/schema"
 )
 
 // HTMLPartNames are the parts of `render --format html`'s page that another
@@ -15,11 +16,22 @@ import (
 // `render --format html` stays what it was.
 var HTMLPartNames = []string{"meta", "warnings", "prompt", "trace", "tokens"}
 
+// HTMLOptions trims the trace's "Not in the prompt" table, which lists
+// every entry left out (nearly all of a large book's), for a page that is
+// rendered again on every message. `render --format html` uses none.
+type HTMLOptions struct {
+	// LeftOutFilter, when set, keeps only the entries it accepts.
+	LeftOutFilter func(*schema.Entry) bool
+	// LeftOutLimit, when above 0, keeps at most that many (the first by id);
+	// the table then says how many more there are.
+	LeftOutLimit int
+}
+
 // HTMLParts renders r's page once and returns each part of HTMLPartNames as
 // escaped HTML (every piece of lorebook or chat text went through
 // html/template), ready to be put in another page as it is.
-func HTMLParts(r *render.Result) (map[string]template.HTML, error) {
-	pg := buildHTMLPage(r)
+func HTMLParts(r *render.Result, opts HTMLOptions) (map[string]template.HTML, error) {
+	pg := buildHTMLPageWith(r, opts)
 	parts := make(map[string]template.HTML, len(HTMLPartNames))
 	for _, name := range HTMLPartNames {
 		var b strings.Builder

@@ -1,10 +1,12 @@
 package output
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/lorekit/lore/engine/lore"
+	"github.com/lorekit/lore/schema"
 )
 
 // TestHTMLParts: each part lore serve shows is the very markup of the full
@@ -16,7 +18,7 @@ func TestHTMLParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parts, err := HTMLParts(res)
+	parts, err := HTMLParts(res, HTMLOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,5 +38,45 @@ func TestHTMLParts(t *testing.T) {
 	css := string(HTMLStyle())
 	if !strings.HasPrefix(css, ":root {") || !strings.Contains(page, "<style>\n"+css+"</style>") {
 		t.Errorf("HTMLStyle is not the page's style sheet: %.80q", css)
+	}
+}
+
+// TestHTMLPartsLeftOut: the left-out table trimmed by a filter or a limit
+// says how many entries it does not show.
+func TestHTMLPartsLeftOut(t *testing.T) {
+	in := fixture(t, "eldoria")
+	res, err := lore.Render(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, _ := HTMLParts(res, HTMLOptions{})
+	n := strings.Count(string(full["trace"]), `<td class="nowrap">`)
+	if n < 2 {
+		t.Fatalf("eldoria leaves out %d entries; the test needs 2 or more", n)
+	}
+	cases := []struct {
+		name  string
+		opts  HTMLOptions
+		rows  int
+		wants []string
+	}{
+		{"limit", HTMLOptions{LeftOutLimit: 1}, 1, []string{fmt.Sprintf("Not in the prompt (%d)", n), fmt.Sprintf("%d more not shown: search", n-1)}},
+		{"filter", HTMLOptions{LeftOutFilter: func(e *schema.Entry) bool { return e.ID == "act2-ambush" }}, 1, []string{"act2-ambush", fmt.Sprintf("%d more not shown", n-1)}},
+		{"nothing matches", HTMLOptions{LeftOutFilter: func(*schema.Entry) bool { return false }}, 0, []string{fmt.Sprintf("None of the %d entries left out matches the search.", n)}},
+	}
+	for _, c := range cases {
+		parts, err := HTMLParts(res, c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		trace := string(parts["trace"])
+		if got := strings.Count(trace, `<td class="nowrap">`); got != c.rows {
+			t.Errorf("%s: %d rows, want %d", c.name, got, c.rows)
+		}
+		for _, w := range c.wants {
+			if !strings.Contains(trace, w) {
+				t.Errorf("%s: no %q in\n%s", c.name, w, trace)
+			}
+		}
 	}
 }

@@ -50,7 +50,7 @@
       const r = await fetch("/api/render", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ engine: $("engine").value, messages: messages }),
+        body: JSON.stringify({ engine: $("engine").value, messages: messages, search: $("search").value }),
       });
       if (!r.ok) throw new Error(await r.text());
       const v = await r.json();
@@ -71,18 +71,28 @@
     refresh();
   }
 
-  // The search hides the trace's rows that do not hold every word typed.
+  // The search hides the rows of the trace's "In the prompt" table that do
+  // not hold every word typed; the server narrows the table of entries left
+  // out (by id, name and keywords), which is too long to send whole for a
+  // large book.
   function search() {
     const words = $("search").value.toLowerCase().split(/\s+/).filter(Boolean);
     let shown = 0, all = 0;
-    for (const tr of document.querySelectorAll("#trace tbody tr")) {
+    for (const tr of document.querySelectorAll("#trace h3:first-of-type + table tbody tr")) {
       all++;
       const text = tr.textContent.toLowerCase();
       const hit = words.every((w) => text.includes(w));
       tr.classList.toggle("hidden", !hit);
       if (hit) shown++;
     }
-    if (words.length) status(`${shown} of ${all} entries match`);
+    if (words.length) status(`${shown} of the ${all} entries in the prompt match`);
+  }
+
+  let searchTimer = 0;
+  function searchAgain() {
+    search();
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(refresh, 150);
   }
 
   $("chatform").addEventListener("submit", (e) => { e.preventDefault(); add("user"); });
@@ -92,7 +102,7 @@
   });
   $("reset").addEventListener("click", () => { messages = []; save(); refresh(); });
   $("engine").addEventListener("change", refresh);
-  $("search").addEventListener("input", search);
+  $("search").addEventListener("input", searchAgain);
 
   // The server says the files' version when the stream opens and after
   // every reload; a version other than the page's means render again.

@@ -276,7 +276,7 @@ type pageData struct {
 
 func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 	snap, v := s.current()
-	view := snap.Render(snap.Default, nil)
+	view := snap.Render(snap.Default, nil, "")
 	name := snap.Name
 	if name == "" {
 		name = "lorebook"
@@ -300,6 +300,8 @@ const MaxRequest = 4 << 20
 type renderRequest struct {
 	Engine   string    `json:"engine"`
 	Messages []Message `json:"messages"`
+	// Search narrows the table of entries left out (Snapshot.Render).
+	Search string `json:"search"`
 }
 
 type renderResponse struct {
@@ -325,7 +327,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	snap, v := s.current()
-	resp := renderResponse{Version: v, View: snap.Render(req.Engine, req.Messages)}
+	resp := renderResponse{Version: v, View: snap.Render(req.Engine, req.Messages, req.Search)}
 	w.Header().Set("Content-Type", "application/json")
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false) // the parts are HTML: spelling every < as \u003c only doubles them

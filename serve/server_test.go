@@ -239,3 +239,40 @@ func TestBrokenFilesShowTheirError(t *testing.T) {
 		t.Errorf("the render does not carry the error and keep the message: %s", w.Body.String())
 	}
 }
+
+// TestSearchAndLimit: the table of entries left out keeps those the search
+// names (by id, name or keyword) and at most LeftOutLimit of them.
+func TestSearchAndLimit(t *testing.T) {
+	s := eldoria(t)
+	for search, want := range map[string][]string{
+		"":             {"act2-ambush", "rich-traveller"},
+		"ambush":       {"act2-ambush"},
+		"COIN":         {"rich-traveller"}, // a keyword
+		"rich TRAVEL":  {"rich-traveller"},
+		"rich ambush":  nil,
+		"   ":          {"act2-ambush", "rich-traveller"},
+		"Act 2 ambush": {"act2-ambush"}, // the name
+	} {
+		v := s.snap.Render("lore", nil, search)
+		trace := string(v.Parts["trace"])
+		_, out, _ := strings.Cut(trace, "Not in the prompt")
+		for _, id := range []string{"act2-ambush", "rich-traveller"} {
+			wanted := strings.Contains(strings.Join(want, " "), id)
+			if got := strings.Contains(out, `<b>`+id+`</b>`); got != wanted {
+				t.Errorf("search %q: %s shown %v, want %v", search, id, got, wanted)
+			}
+		}
+	}
+	big := bigSnapshot(t, 2*LeftOutLimit)()
+	trace := string(big.Render("lore", nil, "").Parts["trace"])
+	if n := strings.Count(trace, `<td class="nowrap">`); n != LeftOutLimit {
+		t.Errorf("%d rows of entries left out, want %d", n, LeftOutLimit)
+	}
+	if !strings.Contains(trace, "more not shown: search for an entry") {
+		t.Errorf("the table does not say that it is cut")
+	}
+	trace = string(big.Render("lore", nil, "entry-599").Parts["trace"])
+	if !strings.Contains(trace, "<b>entry-599</b>") || strings.Count(trace, `<td class="nowrap">`) != 1 {
+		t.Errorf("a search for entry-599 does not show it alone")
+	}
+}

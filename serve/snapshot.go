@@ -82,9 +82,17 @@ type View struct {
 	Fired []string `json:"fired"`
 }
 
+// LeftOutLimit is how many entries the trace's "Not in the prompt" table
+// shows at most: a large book leaves out thousands on every message, which
+// would cost the server and the browser more than the page is worth; the
+// search finds the others.
+const LeftOutLimit = 300
+
 // Render renders the transcript on disk with msgs appended, as the named
-// engine (the default one when name is unknown) would.
-func (s *Snapshot) Render(name string, msgs []Message) *View {
+// engine (the default one when name is unknown) would. search, when not
+// blank, keeps in the table of entries left out those whose id, name or
+// keywords hold every word of it.
+func (s *Snapshot) Render(name string, msgs []Message, search string) *View {
 	v := &View{Engine: name, Fired: []string{}}
 	e := s.engine(name)
 	if e != nil {
@@ -120,7 +128,7 @@ func (s *Snapshot) Render(name string, msgs []Message) *View {
 		v.Chat = chatHTML(msgs, nil)
 		return v
 	}
-	parts, err := output.HTMLParts(res)
+	parts, err := output.HTMLParts(res, output.HTMLOptions{LeftOutFilter: searchFilter(search), LeftOutLimit: LeftOutLimit})
 	if err != nil {
 		v.Err = err.Error()
 		return v
@@ -265,4 +273,34 @@ func (s *Snapshot) lintHTML(engine string) template.HTML {
 	}
 	s.lint[engine] = template.HTML(b.String())
 	return s.lint[engine]
+}
+
+// searchFilter accepts the entries whose id, name or keywords hold every
+// word of search, compared in lower case; nil when search is blank.
+func searchFilter(search string) func(*schema.Entry) bool {
+	words := strings.Fields(strings.ToLower(search))
+	if len(words) == 0 {
+		return nil
+	}
+	return func(e *schema.Entry) bool {
+		var b strings.Builder
+		b.WriteString(strings.ToLower(e.ID))
+		b.WriteByte(0)
+		b.WriteString(strings.ToLower(e.Name))
+		for _, k := range e.Keywords {
+			b.WriteByte(0)
+			b.WriteString(strings.ToLower(k.Text))
+		}
+		for _, k := range e.SecondaryKeywords {
+			b.WriteByte(0)
+			b.WriteString(strings.ToLower(k.Text))
+		}
+		text := b.String()
+		for _, w := range words {
+			if !strings.Contains(text, w) {
+				return false
+			}
+		}
+		return true
+	}
 }
