@@ -38,10 +38,10 @@
     } else {
       $("warnings").innerHTML = "";
     }
-    search();
     const n = v.fired.length;
     status(failed ? "the files have errors: fix them and the page follows" :
       messages.length ? `${messages.length} typed ${messages.length === 1 ? "message" : "messages"}; ${n} ${n === 1 ? "entry" : "entries"} fired by them` : "");
+    search();
   }
 
   async function refresh() {

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -275,4 +276,40 @@ func TestSearchAndLimit(t *testing.T) {
 	if !strings.Contains(trace, "<b>entry-599</b>") || strings.Count(trace, `<td class="nowrap">`) != 1 {
 		t.Errorf("a search for entry-599 does not show it alone")
 	}
+}
+
+// TestConcurrentRenders: two tabs asking at once, on every engine.
+func TestConcurrentRenders(t *testing.T) {
+	s := New(Config{Load: loadDir(t, filepath.Join("..", "fixtures", "eldoria"))})
+	s.setAddr("127.0.0.1:4242")
+	var wg sync.WaitGroup
+	for i := range 12 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e := []string{"lore", "yumina", "sillytavern"}[i%3]
+			w := do(s, "POST", "/api/render", "127.0.0.1:4242", map[string]string{"Content-Type": jsonCT},
+				`{"engine":"`+e+`","messages":[{"role":"user","content":"the tavern and the knights"}]}`)
+			if w.Code != 200 || strings.Contains(w.Body.String(), `"error"`) {
+				t.Errorf("%s: %d %.200s", e, w.Code, w.Body.String())
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// FuzzRenderRequest: whatever a page sends, the server answers 200 or 400
+// and never panics.
+func FuzzRenderRequest(f *testing.F) {
+	s := eldoria(f)
+	f.Add(`{"engine":"lore","messages":[{"role":"user","content":"the tavern"}],"search":"maren"}`)
+	f.Add(`{"engine":"sillytavern","messages":[{"role":"assistant","content":"\u0000<script>"}]}`)
+	f.Add(`{"messages":[{"role":"system"}]}`)
+	f.Add(`[`)
+	f.Fuzz(func(t *testing.T, body string) {
+		w := do(s, "POST", "/api/render", "127.0.0.1:4242", map[string]string{"Content-Type": jsonCT}, body)
+		if w.Code != 200 && w.Code != 400 {
+			t.Errorf("status %d for %q", w.Code, body)
+		}
+	})
 }

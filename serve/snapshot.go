@@ -37,6 +37,10 @@ type Snapshot struct {
 	entries map[string]*schema.Entry // by id, the first entry with each
 	mu      sync.Mutex
 	lint    map[string]template.HTML // by engine
+	// rendering serializes the renders: an engine keeps caches of the book
+	// (keyword automata, key sets) that two renders must not fill at once,
+	// and two tabs, or a search and a reload, can ask together.
+	rendering sync.Mutex
 }
 
 // Engine is one engine of the page's switch.
@@ -122,7 +126,9 @@ func (s *Snapshot) Render(name string, msgs []Message, search string) *View {
 		tr.Messages = append(tr.Messages, schema.Message{Role: m.Role, Content: m.Content})
 	}
 	in.Transcript = tr
+	s.rendering.Lock()
 	res, err := e.Engine.Render(&in)
+	s.rendering.Unlock()
 	if err != nil {
 		v.Err = err.Error()
 		v.Chat = chatHTML(msgs, nil)
