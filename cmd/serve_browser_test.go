@@ -73,7 +73,8 @@ func quoteJS(s string) string {
 
 // TestServeInBrowser drives the page in a real browser: a typed message
 // fires an entry, a keyword edited on disk changes the page by itself (the
-// message kept), and a page reached through a foreign host name is refused.
+// message kept), a broken file shows its error, and a page reached through
+// a foreign host name is refused.
 func TestServeInBrowser(t *testing.T) {
 	ctx := browser(t)
 	dir := copyEldoria(t)
@@ -127,6 +128,23 @@ func TestServeInBrowser(t *testing.T) {
 	t.Logf("the page followed the edit in %v", time.Since(start))
 	if kept, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#typed .text`))); err != nil || kept != "Is the bridge safe at night?" {
 		t.Errorf("the typed message after the reload: %q (%v)", kept, err)
+	}
+
+	// A broken file: its error in place of the prompt, the message kept;
+	// mended, the prompt comes back.
+	if err := os.WriteFile(places, []byte("- id: [broken\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	broken := `(() => { const e = document.getElementById("error"); return !e.classList.contains("hidden") && e.innerText.includes("places.yaml:2:1") && document.getElementById("prompt").offsetParent === null; })()`
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](broken, wait...)); err != nil {
+		t.Fatalf("the page does not show the broken file's error in place of the prompt: %v", err)
+	}
+	if err := os.WriteFile(places, []byte(edit), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mended := `(() => document.getElementById("error").classList.contains("hidden") && document.querySelector("#prompt details") !== null && document.querySelector("#typed .text") !== null)()`
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](mended, wait...)); err != nil {
+		t.Fatalf("the prompt did not come back once the file was mended: %v", err)
 	}
 
 	// The same server reached as rebind.test: refused.
