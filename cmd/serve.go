@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -111,8 +112,16 @@ func runServe(iox *IO, flags *pflag.FlagSet, opts *serveOptions, path string) er
 		cfgPath = p
 	}
 	stPath, _ := res.EngineSettingsPath()
+	lastNotes := ""
 	srv := serve.New(serve.Config{
-		Load:  func() *serve.Snapshot { return loadSnapshot(iox, flags, opts, path) },
+		Load: func() *serve.Snapshot {
+			snap, notes := loadSnapshot(iox, flags, opts, path)
+			if notes != lastNotes { // what render would say on stderr, once
+				io.WriteString(iox.Stderr, notes)
+				lastNotes = notes
+			}
+			return snap
+		},
 		Watch: []string{path, opts.transcript, opts.vars, cfgPath, stPath},
 		Exts:  bookExts,
 		Hosts: hosts,
@@ -142,8 +151,10 @@ func splitHost(addr string) (string, string, error) {
 // loadSnapshot reads the files as lore render does, once per change: the
 // lorebook parsed, each engine with its settings decoded (and its keyword
 // index built on its first render), the lint findings made when first shown.
-// What render would print for files it cannot use is the snapshot's error.
-func loadSnapshot(iox *IO, flags *pflag.FlagSet, opts *serveOptions, path string) *serve.Snapshot {
+// What render would print for files it cannot use is the snapshot's error;
+// what it would print of files it can (the engine a book's format chose) is
+// returned as notes.
+func loadSnapshot(iox *IO, flags *pflag.FlagSet, opts *serveOptions, path string) (*serve.Snapshot, string) {
 	var msgs bytes.Buffer
 	sub := *iox
 	sub.Stderr = &msgs
@@ -159,7 +170,7 @@ func loadSnapshot(iox *IO, flags *pflag.FlagSet, opts *serveOptions, path string
 		if text == "" {
 			text = "lore: the files cannot be read"
 		}
-		return &serve.Snapshot{Name: path, Err: text}
+		return &serve.Snapshot{Name: path, Err: text}, ""
 	}
 	book := ch.in.Book
 	snap := &serve.Snapshot{Name: book.Manifest.Name, Default: ch.eng.Name()}
@@ -180,7 +191,7 @@ func loadSnapshot(iox *IO, flags *pflag.FlagSet, opts *serveOptions, path string
 	snap.Lint = func(name string) []diag.Diagnostic {
 		return lintForServe(iox, flags, opts, path, book, ch.loaded, name)
 	}
-	return snap
+	return snap, msgs.String()
 }
 
 // lintForServe lints book as `lore lint --engine name` would, with the

@@ -271,3 +271,22 @@ func TestWatch(t *testing.T) {
 		})
 	}
 }
+
+// TestServeForeignFormat: a SillyTavern book is served as SillyTavern
+// renders it, said once on stderr after the serving line, as render says it.
+func TestServeForeignFormat(t *testing.T) {
+	r, url := startServe(t, "../fixtures/formats/st_edge_cases.json")
+	waitFor(t, "the note", func() bool { return strings.Contains(r.stderr.String(), "rendering as SillyTavern would") })
+	if lines := strings.Split(r.stderr.String(), "\n"); !strings.HasPrefix(lines[0], "serving ") {
+		t.Errorf("the first stderr line is %q", lines[0])
+	}
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(page), `<option value="sillytavern" selected>`) {
+		t.Errorf("the engine switch is not on SillyTavern")
+	}
+}
