@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -288,5 +289,47 @@ func TestServeForeignFormat(t *testing.T) {
 	resp.Body.Close()
 	if !strings.Contains(string(page), `<option value="sillytavern" selected>`) {
 		t.Errorf("the engine switch is not on SillyTavern")
+	}
+}
+
+// TestWatchClearsTerminal: on a terminal each run starts on a cleared screen;
+// a run's error is printed and the watch goes on, ending with its code.
+func TestWatchClearsTerminal(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "book.yaml")
+	if err := os.WriteFile(f, []byte("name: x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	old := untilInterrupted
+	untilInterrupted = func() (context.Context, context.CancelFunc) { return ctx, func() {} }
+	defer func() { untilInterrupted = old }()
+	out, errb := &syncBuffer{}, &syncBuffer{}
+	iox := &IO{Stdout: out, Stderr: errb, IsTerminal: true}
+	runs := 0
+	done := make(chan error, 1)
+	go func() {
+		done <- watchRuns(iox, []string{f}, func() error {
+			runs++
+			io.WriteString(out, "run\n")
+			return usageErr("run %d failed", runs)
+		})
+	}()
+	waitFor(t, "the first run", func() bool { return strings.Contains(errb.String(), "watching the files") })
+	if err := os.WriteFile(f, []byte("name: y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the second run", func() bool { return strings.Count(errb.String(), "watching the files") == 2 })
+	cancel()
+	err := <-done
+	if got, want := out.String(), clearScreen+"run\n"+clearScreen+"run\n"; got != want {
+		t.Errorf("stdout %q, want %q", got, want)
+	}
+	if !strings.Contains(errb.String(), "lore: run 1 failed\n") || !strings.Contains(errb.String(), "lore: run 2 failed\n") {
+		t.Errorf("stderr %q", errb.String())
+	}
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != ExitUsage || ee.err != nil {
+		t.Errorf("the watch ended with %v, want exit 2 already printed", err)
 	}
 }
