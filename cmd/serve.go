@@ -170,7 +170,11 @@ func loadSnapshot(iox *IO, flags *pflag.FlagSet, opts *serveOptions, path string
 		if text == "" {
 			text = "lore: the files cannot be read"
 		}
-		return &serve.Snapshot{Name: path, Err: text}, ""
+		snap := &serve.Snapshot{Name: path, Err: text}
+		for _, p := range engine.Profiles() { // the switch stays whole until the files mend
+			snap.Engines = append(snap.Engines, serve.Engine{Name: p.Name, Title: p.Title})
+		}
+		return snap, ""
 	}
 	book := ch.in.Book
 	snap := &serve.Snapshot{Name: book.Manifest.Name, Default: ch.eng.Name()}

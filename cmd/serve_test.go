@@ -194,6 +194,13 @@ func TestServe(t *testing.T) {
 	if a := postRender(t, url, msg); !strings.Contains(a.Err, "places.yaml:2:1: error: invalid YAML") || a.Parts != nil || !strings.Contains(a.Chat, "Which knight") {
 		t.Errorf("a broken file: error %q, parts %v, chat %q", a.Err, a.Parts != nil, a.Chat)
 	}
+	if resp, err := http.Get(url); err == nil {
+		page, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(page), `<option value="sillytavern">SillyTavern</option>`) || !strings.Contains(string(page), "The files cannot be rendered") {
+			t.Errorf("the page of a broken book lacks the engine switch or the error")
+		}
+	}
 	if code := r.stop(); code != 0 {
 		t.Errorf("exit %d after Ctrl-C, want 0; stderr:\n%s", code, r.stderr.String())
 	}

@@ -27,7 +27,8 @@ type Snapshot struct {
 	// Default is the engine the command line, manifest or format chose.
 	Default string
 	// Engines are the engines the page can switch between, in order, with
-	// the input each renders (its own settings decoded).
+	// the input each renders (its own settings decoded; none when Err is
+	// set).
 	Engines []Engine
 	// Lint lints the lorebook as judged by the named engine (nil: no
 	// findings to show). It is called at most once per engine.
