@@ -73,7 +73,8 @@ func quoteJS(s string) string {
 
 // TestServeInBrowser drives the page in a real browser: a typed message
 // fires an entry, a keyword edited on disk changes the page by itself (the
-// message kept), a broken file shows its error, and a page reached through
+// message kept), the search narrows the trace, a broken file shows its
+// error, and a page reached through
 // a foreign host name is refused.
 func TestServeInBrowser(t *testing.T) {
 	ctx := browser(t)
@@ -105,6 +106,18 @@ func TestServeInBrowser(t *testing.T) {
 	mark, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#typed mark`)))
 	if err != nil || mark != "bridge" {
 		t.Errorf("the matched word marked: %q (%v), want bridge", mark, err)
+	}
+
+	// The search narrows the trace to the entry.
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS(`#search`), "ambush")); err != nil {
+		t.Fatal(err)
+	}
+	narrowed := `(() => { const rows = [...document.querySelectorAll("#trace h3:first-of-type + table tbody tr")].filter((r) => !r.classList.contains("hidden")); return rows.length === 1 && rows[0].innerText.includes("act2-ambush"); })()`
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](narrowed, wait...)); err != nil {
+		t.Fatalf("searching for ambush does not leave act2-ambush alone in the trace: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById("search"); s.value = ""; s.dispatchEvent(new Event("input")); })()`)); err != nil {
+		t.Fatal(err)
 	}
 
 	// Change the keyword on disk: the page follows by itself, keeping the
