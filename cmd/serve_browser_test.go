@@ -74,8 +74,7 @@ func quoteJS(s string) string {
 // TestServeInBrowser drives the page in a real browser: a typed message
 // fires an entry, a keyword edited on disk changes the page by itself (the
 // message kept), the search narrows the trace, a broken file shows its
-// error, and a page reached through
-// a foreign host name is refused.
+// error, and a page reached through a foreign host name is refused.
 func TestServeInBrowser(t *testing.T) {
 	ctx := browser(t)
 	dir := copyEldoria(t)
