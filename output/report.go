@@ -71,6 +71,9 @@ func WriteReport(out io.Writer, r *render.Report, color bool) error {
 	}
 
 	var notes []string
+	if cut := r.HistoryCut.Text(); cut != "" {
+		notes = append(notes, fmt.Sprintf("  %-16s %s", "history", cut))
+	}
 	for _, s := range r.Sections {
 		for _, n := range groupNotes(s.Notes) {
 			notes = append(notes, fmt.Sprintf("  %-16s %s", s.Name, n))

@@ -1,0 +1,267 @@
+package sillytavern
+
+import (
+	"github.com/lorekit/lore/reason"
+	"github.com/lorekit/lore/render"
+)
+
+// SillyTavern's Chat Completion prompt has a token budget: the context
+// minus the response length (ChatCompletion.setTokenBudget, the same
+// number World Info's budget is a share of). Three tokens are reserved for
+// the reply's priming; the main prompt, the card's fields, the persona, the
+// world info before and after and the post-history instructions are taken
+// out of it first; then the chat — its messages with the depth entries and
+// the Author's Note already injected — is filled newest first, each message
+// if it still fits (canAfford), stopping at the first that does not; then
+// the example dialogues, block by block, each with its [Example Chat]
+// marker, stopping at the first block that does not fit
+// (populateChatHistory, populateDialogueExamples in openai.js; examples
+// come after the chat unless they are pinned, which is off by default).
+//
+// A message costs what SillyTavern's tokenizer endpoint counts for it: its
+// role, its content and, for a named one, its name and one more token, plus
+// three per message (the endpoint's 3 per message and 3 of padding, less
+// the client's 3) — an empty message costs nothing.
+
+// replyPriming is what populateChatCompletion reserves before anything else.
+const replyPriming = 3
+
+// cost is what one message takes of the budget.
+func (p *prompt) cost(role, content, name string) int {
+	if content == "" {
+		return 0
+	}
+	c := p.sc.counter
+	n := 3 + c.Count(role) + countText(c, content)
+	if name != "" {
+		n += c.Count(name) + 1
+	}
+	return n
+}
+
+func (p *prompt) costOf(m *render.Message) int { return p.cost(m.Role, m.Content, m.Name) }
+
+// chatBudget is what the chat and the examples may take: the budget less
+// the priming and every message of the prompt but the examples (from
+// exStart to exEnd) and the history. rest are messages sent after the chat
+// (the post-history instructions), counted now. Over the budget already,
+// SillyTavern throws "Token budget exceeded" and sends nothing; lore keeps
+// the chat and the examples out and warns.
+func (p *prompt) chatBudget(exStart, exEnd int, rest []render.Message) int {
+	left := int(p.b.maxContext) - replyPriming
+	for i := range p.res.Messages {
+		if i >= exStart && i < exEnd {
+			continue
+		}
+		left -= p.costOf(&p.res.Messages[i])
+	}
+	for i := range rest {
+		left -= p.costOf(&rest[i])
+	}
+	if left < 0 {
+		p.res.Warnings = append(p.res.Warnings, "the prompt is over SillyTavern's budget (the context minus the response length) before the chat: SillyTavern refuses to send it (\"Token budget exceeded\"); lore shows it without the chat and the example messages")
+		left = 0
+		p.overBudget = true
+	}
+	return left
+}
+
+// fitHistory is how many of the chat's items, newest first, SillyTavern
+// sends: it stops at the first that does not fit. Only those and the one
+// that stopped it are counted.
+func (p *prompt) fitHistory(items []item) int {
+	if p.overBudget {
+		return 0
+	}
+	for i, it := range items {
+		var c int
+		if it.msg != nil {
+			c = p.cost(msgRole(it.msg), it.msg.text, "")
+		} else {
+			c = p.cost(roleNames[it.in.role], joinParts(it.in.parts), "")
+		}
+		if p.left-c < 0 {
+			return i
+		}
+		p.left -= c
+		p.historyTokens += c
+	}
+	return len(items)
+}
+
+// leaveOut records the items SillyTavern does not send (oldest last in
+// items, newest first): the report's cut, and a reason for each entry that
+// was to be injected among them.
+func (p *prompt) leaveOut(items []item) {
+	var first, last string
+	n := 0
+	for i := len(items) - 1; i >= 0; i-- {
+		it := items[i]
+		if it.msg == nil {
+			for _, e := range injectedEntries(it.in, p.sl) {
+				p.cut[e] = it.in.depth
+			}
+			continue
+		}
+		ref := it.msg.ref(p.b.greeting)
+		if n == 0 {
+			first = ref
+		}
+		last = ref
+		n++
+	}
+	if n > 0 {
+		p.historyCut = &render.HistoryCut{Messages: n, First: first, Last: last,
+			Why: "no room in the context (SillyTavern fills the chat newest first)"}
+	}
+}
+
+// injectedEntries are the entries an injection holds: the depth slot's,
+// or the Author's Note's top and bottom ones.
+func injectedEntries(in *injection, sl *slots) []*entry {
+	var es []*entry
+	if in.note {
+		es = append(append(es, sl.anTop...), sl.anBottom...)
+	}
+	if in.slot != nil {
+		es = append(es, in.slot.entries...)
+	}
+	return es
+}
+
+// fitExamples keeps the example blocks (Messages[exStart:exEnd], each from
+// an [Example Chat] marker to the next) that fit in what the chat left,
+// stopping at the first that does not, and takes the entries whose blocks
+// all went out of `activated`. It returns how many messages it removed.
+func (p *prompt) fitExamples(exStart, exEnd int) int {
+	msgs := p.res.Messages
+	keep := exStart
+	for i := exStart; i < exEnd; {
+		j := i + 1
+		for j < exEnd && !(msgs[j].Content == render.MarkerExampleChat && msgs[j].Name == "") {
+			j++
+		}
+		c := 0
+		for k := i; k < j; k++ {
+			c += p.costOf(&msgs[k])
+		}
+		if p.overBudget || p.left-c < 0 {
+			break
+		}
+		p.left -= c
+		p.exampleTokens += c
+		keep, i = j, j
+	}
+	if keep == exEnd {
+		return 0
+	}
+	sent := map[string]bool{}
+	for _, m := range msgs[exStart:keep] {
+		for _, s := range m.Sources {
+			sent[s] = true
+		}
+	}
+	// A left-out block's size, its marker included, goes to its source.
+	dropped := map[string]bool{}
+	p.exampleSizes = map[string]int{}
+	src := ""
+	for k := keep; k < exEnd; k++ {
+		m := &msgs[k]
+		if len(m.Sources) > 0 {
+			src = m.Sources[0]
+		} else { // a marker: the block's
+			for j := k + 1; j < exEnd; j++ {
+				if len(msgs[j].Sources) > 0 {
+					src = msgs[j].Sources[0]
+					break
+				}
+			}
+		}
+		if !sent[src] {
+			dropped[src] = true
+			p.exampleSizes[src] += p.costOf(m)
+		}
+	}
+	p.examplesLeftOut = exEnd - keep
+	p.res.Messages = append(msgs[:keep:keep], msgs[exEnd:]...)
+	out := p.res.Activated[:0]
+	for _, a := range p.res.Activated {
+		if a.Step == render.StepExamples && dropped[a.ID] {
+			p.droppedExamples = append(p.droppedExamples, a.ID)
+			continue
+		}
+		out = append(out, a)
+	}
+	p.res.Activated = out
+	for e := range p.placed {
+		if dropped[e.src.ID] && p.placed[e].position != "" {
+			delete(p.placed, e)
+			p.cut[e] = -1
+		}
+	}
+	return exEnd - keep
+}
+
+// budgetReasons add, to the explanations of the card's example messages,
+// that they were left out for want of room (an entry's reason is the
+// explanation's placement, cutReason).
+func (p *prompt) budgetReasons(out map[string]*render.Explanation) {
+	id := p.b.cardIDs["mes_example"]
+	for _, d := range p.droppedExamples {
+		if x := out[d]; x != nil && d == id {
+			x.Reasons = append(x.Reasons, reason.Reason{Code: reason.STExamplesLeftOut})
+		}
+	}
+}
+
+func msgRole(m *chatMessage) string {
+	if m.user {
+		return "user"
+	}
+	return "assistant"
+}
+
+// promptTokens is the prompt's size as SillyTavern's budget counts it: the
+// priming and every message sent.
+func (p *prompt) promptTokens() int {
+	total := replyPriming
+	for i := range p.res.Messages {
+		total += p.costOf(&p.res.Messages[i])
+	}
+	return total
+}
+
+// wasCut says an activated entry went out with the chat or the examples.
+func (p *prompt) wasCut(e *entry) bool {
+	_, ok := p.cut[e]
+	return ok
+}
+
+func (p *prompt) cutReason(e *entry) reason.Reason {
+	if d := p.cut[e]; d >= 0 {
+		return e.about(reason.STHistoryLeftOut, "depth", reason.P("depth", d))
+	}
+	return e.about(reason.STExamplesLeftOut, "position")
+}
+
+// budgetReport adds the Chat Completion budget to the report: the context,
+// the response length and what is left; the fixed part, the examples and
+// the chat (which sum to the total), and what was left out.
+func (p *prompt) budgetReport(r *render.Report) {
+	mc := int(p.b.maxContext)
+	r.ContextTokens, r.Available = mc, mc
+	if p.b.s.MaxContext == 0 {
+		r.ContextTokens, r.Reserve = p.b.in.Settings.ContextTokens, p.b.in.Settings.ResponseReserve
+	}
+	fixed := r.Total - p.historyTokens - p.exampleTokens
+	ex := render.SectionReport{Name: "examples", Class: "dynamic", Tokens: p.exampleTokens,
+		Budget: p.left + p.exampleTokens, Dropped: []string{}}
+	for _, id := range p.droppedExamples {
+		ex.Dropped = append(ex.Dropped, id)
+		ex.Notes = append(ex.Notes, render.Note{Key: id, Tokens: p.exampleSizes[id], Why: "no room in the context after the chat (SillyTavern adds the example messages last)"})
+	}
+	hist := render.SectionReport{Name: "history", Class: "dynamic", Tokens: p.historyTokens,
+		Budget: p.left + p.exampleTokens + p.historyTokens, Dropped: []string{}}
+	r.Sections = append(r.Sections, render.SectionReport{Name: "prompt", Class: "fixed", Tokens: fixed, Budget: mc, Dropped: []string{}}, ex, hist)
+	r.HistoryCut = p.historyCut
+}
