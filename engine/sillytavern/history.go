@@ -1,6 +1,8 @@
 package sillytavern
 
 import (
+	"math"
+
 	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
 )
@@ -76,6 +78,7 @@ func (p *prompt) fitHistory(items []item) int {
 	for i, it := range items {
 		var c int
 		if it.msg != nil {
+			p.b.settle(it.msg)
 			c = p.cost(msgRole(it.msg), it.msg.text, "")
 		} else {
 			c = p.cost(roleNames[it.in.role], joinParts(it.in.parts), "")
@@ -93,7 +96,7 @@ func (p *prompt) fitHistory(items []item) int {
 // items, newest first): the report's cut, and a reason for each entry that
 // was to be injected among them.
 func (p *prompt) leaveOut(items []item) {
-	var first, last string
+	var first, last *chatMessage
 	n := 0
 	for i := len(items) - 1; i >= 0; i-- {
 		it := items[i]
@@ -103,15 +106,14 @@ func (p *prompt) leaveOut(items []item) {
 			}
 			continue
 		}
-		ref := it.msg.ref(p.b.greeting)
-		if n == 0 {
-			first = ref
+		if first == nil {
+			first = it.msg
 		}
-		last = ref
+		last = it.msg
 		n++
 	}
 	if n > 0 {
-		p.historyCut = &render.HistoryCut{Messages: n, First: first, Last: last,
+		p.historyCut = &render.HistoryCut{Messages: n, First: first.ref(p.b.greeting), Last: last.ref(p.b.greeting),
 			Why: "no room in the context (SillyTavern fills the chat newest first)"}
 	}
 }
@@ -264,4 +266,29 @@ func (p *prompt) budgetReport(r *render.Report) {
 		Budget: p.left + p.exampleTokens + p.historyTokens, Dropped: []string{}}
 	r.Sections = append(r.Sections, render.SectionReport{Name: "prompt", Class: "fixed", Tokens: fixed, Budget: mc, Dropped: []string{}}, ex, hist)
 	r.HistoryCut = p.historyCut
+}
+
+// scanReach is how many of the newest messages any scan of this book can
+// read: the deepest scan depth (the global one, an entry's own, min
+// activations widening it up to its maximum, or the whole chat), never more
+// than SillyTavern's 1,000. Older messages are neither joined for the scan
+// nor run through the regex scripts unless they are sent.
+func (b *book) scanReach(n int) int {
+	d := b.s.ScanDepth
+	for _, e := range b.entries {
+		if e.scanDepth != nil && !(*e.scanDepth <= d) {
+			d = *e.scanDepth
+		}
+	}
+	if b.s.MinActivations > 0 {
+		if b.s.MinActivationsDepthMax > 0 {
+			d = max(d, b.s.MinActivationsDepthMax+1)
+		} else {
+			d = maxScanDepth
+		}
+	}
+	if math.IsNaN(d) || d > maxScanDepth {
+		d = maxScanDepth
+	}
+	return min(int(math.Ceil(d)), n)
 }

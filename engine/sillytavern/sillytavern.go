@@ -22,6 +22,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lorekit/lore/engine/sillytavern/stregex"
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
@@ -178,6 +179,8 @@ type book struct {
 	maxContext float64
 	seed       int64
 	warnings   []string
+	scripts    []*stregex.Script // the regex scripts (regexscripts.go)
+	runner     *stregex.Runner   // this generation's, for the messages it settles later
 }
 
 func (eng *Engine) prepare(in *render.Input) (*book, error) {
@@ -229,6 +232,9 @@ func (eng *Engine) prepare(in *render.Input) (*book, error) {
 	b.user, b.char = names(in, s, b.transcript)
 	b.loaded = eng.load(in.Book)
 	b.entries = b.loaded.entries
+	if b.scripts, err = regexScripts(in.Book, &s); err != nil {
+		return nil, err
+	}
 	return b, nil
 }
 
@@ -344,6 +350,10 @@ type chatMessage struct {
 	name  string
 	text  string
 	user  bool
+	// pending: the regex scripts have not run on text yet, which is done
+	// only if the message is sent (regexscripts.go); depth is its depth.
+	pending bool
+	depth   float64
 }
 
 // greetingOf is the entry SillyTavern opens a new chat with, by id and
@@ -419,15 +429,21 @@ func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn
 	m := newMacros(b.user, b.char, b.card)
 	m.budget = render.NewMacroBudget(b.in)
 	m.setChat(msgs)
+	scripts := b.scriptRunner(m)
+	reach := b.scanReach(len(msgs))
+	b.regexChat(msgs, scripts, reach)
 	scanned := make([]string, len(msgs))
 	index := make([]int, len(msgs))
 	for i, c := range msgs {
+		index[len(msgs)-1-i] = c.index
+		if i < len(msgs)-reach {
+			continue // older than any scan can read (history.go)
+		}
 		t := c.text
 		if b.s.IncludeNames {
 			t = c.name + ": " + t
 		}
 		scanned[len(msgs)-1-i] = jsTrim(t)
-		index[len(msgs)-1-i] = c.index
 	}
 	var inject []string
 	an := b.s.AuthorsNote
@@ -453,8 +469,10 @@ func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn
 		active[i] = a.e
 	}
 	sc.timed.record(active)
+	b.regexEntries(sc, scripts)
 	res, sl := b.place(sc, msgs, m)
 	res.Warnings = append(res.Warnings, b.warnings...)
+	res.Limits = append(res.Limits, scriptLimits(scripts)...)
 	res.Limits = append(res.Limits, sc.stoppedKeys()...)
 	if l := m.budget.Limit(b.in.Book); l != "" {
 		res.Limits = append(res.Limits, l)
