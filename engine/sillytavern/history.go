@@ -2,9 +2,11 @@ package sillytavern
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
+	"github.com/lorekit/lore/schema"
 )
 
 // SillyTavern's Chat Completion prompt has a token budget: the context
@@ -24,6 +26,11 @@ import (
 // role, its content and, for a named one, its name and one more token, plus
 // three per message (the endpoint's 3 per message and 3 of padding, less
 // the client's 3) — an empty message costs nothing.
+
+// tailSlack is how many messages past the scan's reach a generation reads
+// of the chat's newest end before the history asks for more (widen); tests
+// raise it to read the whole chat.
+var tailSlack = 64.0
 
 // replyPriming is what populateChatCompletion reserves before anything else.
 const replyPriming = 3
@@ -66,6 +73,33 @@ func (p *prompt) chatBudget(exStart, exEnd int, rest []render.Message) int {
 		p.overBudget = true
 	}
 	return left
+}
+
+// fitChat fits the chat's items (splice makes them from the messages, the
+// injections put in) to the budget. The generation read only the chat's
+// newest end (chatTail); when every item of it fits and older messages
+// remain, it reads twice as much and fits again, so a long chat costs what
+// is sent, not its length.
+func (p *prompt) fitChat(msgs []chatMessage, splice func([]chatMessage) []item) ([]item, int) {
+	left := p.left
+	for {
+		items := splice(msgs)
+		keep := p.fitHistory(items)
+		if keep < len(items) || p.b.omitted == 0 {
+			return items, keep
+		}
+		p.left, p.historyTokens = left, 0
+		msgs = p.b.widen(2 * len(msgs))
+	}
+}
+
+// widen reads the newest n messages of the chat (at least), as chatTail.
+func (b *book) widen(n int) []chatMessage {
+	msgs, _ := b.chatTail(b.prefix, float64(n))
+	if len(b.scripts) > 0 {
+		b.markPending(msgs)
+	}
+	return msgs
 }
 
 // fitHistory is how many of the chat's items, newest first, SillyTavern
@@ -112,9 +146,16 @@ func (p *prompt) leaveOut(items []item) {
 		last = it.msg
 		n++
 	}
-	if n > 0 {
-		p.historyCut = &render.HistoryCut{Messages: n, First: first.ref(p.b.greeting), Last: last.ref(p.b.greeting),
-			Why: "no room in the context (SillyTavern fills the chat newest first)"}
+	if n > 0 || p.b.omitted > 0 {
+		cut := &render.HistoryCut{Messages: n + p.b.omitted, First: p.b.oldest}
+		if n > 0 && p.b.omitted == 0 {
+			cut.First = first.ref(p.b.greeting)
+		}
+		if cut.Last = p.b.newestOmitted; n > 0 {
+			cut.Last = last.ref(p.b.greeting)
+		}
+		cut.Why = "no room in the context (SillyTavern fills the chat newest first)"
+		p.historyCut = cut
 	}
 }
 
@@ -291,4 +332,50 @@ func (b *book) scanReach(n int) int {
 		d = maxScanDepth
 	}
 	return min(int(math.Ceil(d)), n)
+}
+
+// chatTail is the chat as b.chat prepares it, but only its newest end: at
+// least keep messages with content (the scan's reach and some; the history
+// reads more when it needs them, widen). total is the whole chat's length (the
+// greeting included), which delays, timed effects and min activations
+// count; omitted the messages before the tail, oldest the trace's name of
+// the chat's oldest message.
+func (b *book) chatTail(prefix []schema.Message, keep float64) (msgs []chatMessage, total int) {
+	b.omitted, b.oldest, b.newestOmitted = 0, "", ""
+	start, n := 0, 0
+	for i := len(prefix) - 1; i >= 0 && float64(n) < keep; i-- {
+		if m := &prefix[i]; m.Role != "system" {
+			start = i
+			if m.Content != "" {
+				n++
+			}
+		}
+	}
+	if float64(n) < keep || start == 0 {
+		msgs = b.chat(prefix)
+		return msgs, len(msgs)
+	}
+	msgs = b.chat(prefix[start:])
+	if len(msgs) > 0 && msgs[0].index < 0 {
+		msgs = msgs[1:] // the greeting opens the whole chat, not the tail
+	}
+	for i := range msgs {
+		msgs[i].index += start
+	}
+	first, newest := -1, -1
+	for i := range prefix[:start] {
+		if prefix[i].Role != "system" {
+			b.omitted++
+			if first < 0 {
+				first = i
+			}
+			newest = i
+		}
+	}
+	b.oldest, b.newestOmitted = "message:"+strconv.Itoa(first), "message:"+strconv.Itoa(newest)
+	if b.greeting != "" && prefix[first].Role == "user" {
+		b.omitted++
+		b.oldest = b.greeting
+	}
+	return msgs, b.omitted + len(msgs)
 }

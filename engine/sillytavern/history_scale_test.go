@@ -2,6 +2,7 @@ package sillytavern
 
 import (
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -110,4 +111,44 @@ func TestLongChatScales(t *testing.T) {
 		t.Errorf("allocations: %.0f at 2,000 messages, %.0f at 20,000 (%.2f×)", a, b, b/a)
 	}
 	t.Logf("allocations: %.0f at 2,000 messages, %.0f at 20,000 (%.2f×)", a, b, b/a)
+}
+
+// TestChatTailSame: reading only the chat's newest end (and more when the
+// history needs it) renders what reading the whole chat does — with system
+// and empty messages among the others, a chat that opens with the user (the
+// greeting before it), swipes and regenerations, and budgets from a few
+// messages to the whole chat.
+func TestChatTailSame(t *testing.T) {
+	base := longChat(t, 1500)
+	var msgs []schema.Message
+	for i, m := range base.Transcript.Messages {
+		switch {
+		case i%97 == 5:
+			msgs = append(msgs, schema.Message{Role: "system", Content: "a note"})
+		case i%89 == 3:
+			m.Content = ""
+		}
+		msgs = append(msgs, m)
+	}
+	for _, ctx := range []float64{300, 2000, 7168, 60000, 1e6} {
+		for _, gen := range []string{"normal", "swipe", "regenerate", "continue"} {
+			for _, from := range []int{0, 1} { // from 1 the chat opens with a character message
+				render := func(slack float64) *render.Result {
+					old := tailSlack
+					tailSlack = slack
+					defer func() { tailSlack = old }()
+					in := *base
+					in.Transcript = &schema.Transcript{Messages: msgs[from:]}
+					in.EngineSettings = map[string]any{"maxContext": ctx, "generationType": gen}
+					return mustRender(t, &in)
+				}
+				a, b := render(64), render(1e9)
+				if !reflect.DeepEqual(a.Messages, b.Messages) || !reflect.DeepEqual(a.Report, b.Report) ||
+					!reflect.DeepEqual(a.Activated, b.Activated) {
+					t.Errorf("context %v, %s, from %d: the tail renders %d messages (%+v), the whole chat %d (%+v)",
+						ctx, gen, from, len(a.Messages), a.Report.HistoryCut, len(b.Messages), b.Report.HistoryCut)
+				}
+			}
+		}
+	}
 }

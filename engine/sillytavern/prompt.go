@@ -374,27 +374,31 @@ func (p *prompt) history(msgs []chatMessage, sl *slots) {
 	}
 	sort.Ints(depths)
 	// newest first, as SillyTavern splices them in
-	items := make([]item, 0, len(msgs)+len(depths))
-	for i := len(msgs) - 1; i >= 0; i-- {
-		items = append(items, item{msg: &msgs[i]})
-	}
-	inserted := 0
-	for _, d := range depths {
-		ins := byDepth[d]
-		sort.SliceStable(ins, func(i, j int) bool { return ins[i].role < ins[j].role })
-		at := min(d+inserted, len(items))
-		var add []item
-		for _, in := range ins {
-			if strings.Join(in.parts, "") != "" {
-				add = append(add, item{in: in})
-			}
+	splice := func(msgs []chatMessage) []item {
+		items := make([]item, 0, len(msgs)+len(depths))
+		for i := len(msgs) - 1; i >= 0; i-- {
+			items = append(items, item{msg: &msgs[i]})
 		}
-		items = append(items[:at], append(add, items[at:]...)...)
-		inserted += len(add)
+		inserted := 0
+		for _, d := range depths {
+			ins := byDepth[d]
+			sort.SliceStable(ins, func(i, j int) bool { return ins[i].role < ins[j].role })
+			at := min(d+inserted, len(items))
+			var add []item
+			for _, in := range ins {
+				if strings.Join(in.parts, "") != "" {
+					add = append(add, item{in: in})
+				}
+			}
+			items = append(items[:at], append(add, items[at:]...)...)
+			inserted += len(add)
+		}
+		return items
 	}
-	// SillyTavern sends the newest items that fit (history.go).
+	// SillyTavern sends the newest items that fit (history.go); a longer
+	// piece of the chat is read only when all of this one fits.
+	items, keep := p.fitChat(msgs, splice)
 	p.cut = map[*entry]int{}
-	keep := p.fitHistory(items)
 	p.leaveOut(items[keep:])
 	items = items[:keep]
 	for i := len(items) - 1; i >= 0; i-- {

@@ -76,16 +76,21 @@ func (b *book) regexChat(msgs []chatMessage, r *stregex.Runner, reach int) {
 		return
 	}
 	b.runner = r
+	b.markPending(msgs)
+	for i := len(msgs) - reach; i < len(msgs); i++ {
+		b.settle(&msgs[i])
+	}
+}
+
+// markPending gives each message its depth (the tail ends the chat) and
+// leaves the scripts to run on it when it is read.
+func (b *book) markPending(msgs []chatMessage) {
 	offset := 1
 	if b.s.GenerationType == "continue" {
 		offset = 2
 	}
 	for i := range msgs {
-		c := &msgs[i]
-		c.depth, c.pending = float64(len(msgs)-i-offset), true
-		if i >= len(msgs)-reach {
-			b.settle(c)
-		}
+		msgs[i].depth, msgs[i].pending = float64(len(msgs)-i-offset), true
 	}
 }
 

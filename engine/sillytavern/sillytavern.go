@@ -181,6 +181,11 @@ type book struct {
 	warnings   []string
 	scripts    []*stregex.Script // the regex scripts (regexscripts.go)
 	runner     *stregex.Runner   // this generation's, for the messages it settles later
+	// The messages before the chat's tail a generation reads (chatTail):
+	// how many, and the first and last by the trace's names.
+	omitted               int
+	oldest, newestOmitted string
+	prefix                []schema.Message // the generation's chat, for widen
 }
 
 func (eng *Engine) prepare(in *render.Input) (*book, error) {
@@ -425,25 +430,26 @@ func (b *book) chat(prefix []schema.Message) []chatMessage {
 // generate is one generation: scan, timed effects, placement.
 func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn {
 	drawn := r.draws
-	msgs := b.chat(prefix)
+	reach := b.scanReach(math.MaxInt)
+	b.prefix = prefix
+	msgs, total := b.chatTail(prefix, float64(reach)+tailSlack)
+	reach = min(reach, len(msgs))
 	m := newMacros(b.user, b.char, b.card)
 	m.budget = render.NewMacroBudget(b.in)
 	m.setChat(msgs)
 	scripts := b.scriptRunner(m)
-	reach := b.scanReach(len(msgs))
 	b.regexChat(msgs, scripts, reach)
-	scanned := make([]string, len(msgs))
-	index := make([]int, len(msgs))
-	for i, c := range msgs {
-		index[len(msgs)-1-i] = c.index
-		if i < len(msgs)-reach {
-			continue // older than any scan can read (history.go)
-		}
+	// The scan sees a chat of total messages, of which it reads the newest
+	// reach at most (history.go).
+	scanned := make([]string, total)
+	index := make([]int, total)
+	for j := range reach {
+		c := msgs[len(msgs)-1-j]
 		t := c.text
 		if b.s.IncludeNames {
 			t = c.name + ": " + t
 		}
-		scanned[len(msgs)-1-i] = jsTrim(t)
+		scanned[j], index[j] = jsTrim(t), c.index
 	}
 	var inject []string
 	an := b.s.AuthorsNote
