@@ -60,8 +60,11 @@ func promptListing(t *testing.T, ex docExample) []string {
 	}
 	out := append([]string{"--engine sillytavern"}, docexamples.Listing(res)...)
 	r := res.Report
-	budget := fmt.Sprintf("(%d of %d tokens: prompt %d, examples %d, history %d", r.Total, r.Available,
-		r.Section("prompt").Tokens, r.Section("examples").Tokens, r.Section("history").Tokens)
+	budget := fmt.Sprintf("(%d of %d tokens: prompt %d, world-info %d, examples %d, history %d", r.Total, r.Available,
+		r.Section("prompt").Tokens, r.Section("world-info").Tokens, r.Section("examples").Tokens, r.Section("history").Tokens)
+	if sum := r.Section("prompt").Tokens + r.Section("world-info").Tokens + r.Section("examples").Tokens + r.Section("history").Tokens; sum != r.Total {
+		t.Errorf("example %s: the sections add up to %d, the total is %d", ex.ID, sum, r.Total)
+	}
 	if cut := r.HistoryCut.Text(); cut != "" {
 		budget += "; " + cut
 	}

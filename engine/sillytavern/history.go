@@ -288,50 +288,59 @@ func (p *prompt) cutReason(e *entry) reason.Reason {
 }
 
 // budgetReport adds the Chat Completion budget to the report: the context,
-// the response length and what is left; the fixed part, the examples and
-// the chat (which sum to the total), and what was left out.
+// the response length and what is left, and the prompt's messages in four
+// parts that add up to the total — the fixed prompt (with the priming),
+// the world info (the messages that hold activated entries: its budget is
+// World Info's), the example dialogues and the chat — and what was left
+// out of the last two.
 func (p *prompt) budgetReport(r *render.Report) {
 	mc := int(p.b.maxContext)
 	r.ContextTokens, r.Available = mc, mc
 	if p.b.s.MaxContext == 0 {
 		r.ContextTokens, r.Reserve = p.b.in.Settings.ContextTokens, p.b.in.Settings.ResponseReserve
 	}
-	fixed := r.Total - p.historyTokens - p.exampleTokens
-	ex := render.SectionReport{Name: "examples", Class: "dynamic", Tokens: p.exampleTokens,
-		Budget: p.left + p.exampleTokens, Dropped: []string{}}
-	for _, id := range p.droppedExamples {
-		ex.Dropped = append(ex.Dropped, id)
-		ex.Notes = append(ex.Notes, render.Note{Key: id, Tokens: p.exampleSizes[id], Why: "no room in the context after the chat (SillyTavern adds the example messages last)"})
+	wiIDs := make(map[string]bool, len(p.sc.activated))
+	for _, a := range p.sc.activated {
+		wiIDs[a.e.src.ID] = true
 	}
-	hist := render.SectionReport{Name: "history", Class: "dynamic", Tokens: p.historyTokens,
-		Budget: p.left + p.exampleTokens + p.historyTokens, Dropped: []string{}}
-	r.Sections = append(r.Sections, render.SectionReport{Name: "prompt", Class: "fixed", Tokens: fixed, Budget: mc, Dropped: []string{}}, ex, hist)
+	fixed, wi, ex, chat := replyPriming, 0, 0, 0
+	for i := range p.res.Messages {
+		m := &p.res.Messages[i]
+		c := p.costOf(m)
+		switch {
+		case m.Step == render.StepExamples:
+			ex += c
+		case m.Step == render.StepHistory && !holdsAny(m.Sources, wiIDs):
+			chat += c
+		case holdsAny(m.Sources, wiIDs):
+			wi += c
+		default:
+			fixed += c
+		}
+	}
+	sec := func(name, class string, tokens, budget int) render.SectionReport {
+		return render.SectionReport{Name: name, Class: class, Tokens: tokens, Budget: budget, Dropped: []string{}}
+	}
+	w := &r.Sections[0] // world-info, as the scan counted it: now the messages that hold it
+	w.Tokens = wi
+	exs := sec("examples", "dynamic", ex, p.left+p.exampleTokens)
+	for _, id := range p.droppedExamples {
+		exs.Dropped = append(exs.Dropped, id)
+		exs.Notes = append(exs.Notes, render.Note{Key: id, Tokens: p.exampleSizes[id], Why: "no room in the context after the chat (SillyTavern adds the example messages last)"})
+	}
+	r.Sections = append([]render.SectionReport{sec("prompt", "fixed", fixed, mc)}, r.Sections...)
+	r.Sections = append(r.Sections, exs, sec("history", "dynamic", chat, p.left+p.exampleTokens+p.historyTokens))
 	r.HistoryCut = p.historyCut
 }
 
-// scanReach is how many of the newest messages any scan of this book can
-// read: the deepest scan depth (the global one, an entry's own, min
-// activations widening it up to its maximum, or the whole chat), never more
-// than SillyTavern's 1,000. Older messages are neither joined for the scan
-// nor run through the regex scripts unless they are sent.
-func (b *book) scanReach(n int) int {
-	d := b.s.ScanDepth
-	for _, e := range b.entries {
-		if e.scanDepth != nil && !(*e.scanDepth <= d) {
-			d = *e.scanDepth
+// holdsAny says whether a message's sources name one of ids.
+func holdsAny(sources []string, ids map[string]bool) bool {
+	for _, s := range sources {
+		if ids[s] {
+			return true
 		}
 	}
-	if b.s.MinActivations > 0 {
-		if b.s.MinActivationsDepthMax > 0 {
-			d = max(d, b.s.MinActivationsDepthMax+1)
-		} else {
-			d = maxScanDepth
-		}
-	}
-	if math.IsNaN(d) || d > maxScanDepth {
-		d = maxScanDepth
-	}
-	return min(int(math.Ceil(d)), n)
+	return false
 }
 
 // chatTail is the chat as b.chat prepares it, but only its newest end: at
@@ -378,4 +387,29 @@ func (b *book) chatTail(prefix []schema.Message, keep float64) (msgs []chatMessa
 		b.oldest = b.greeting
 	}
 	return msgs, b.omitted + len(msgs)
+}
+
+// scanReach is how many of the newest messages any scan of this book can
+// read: the deepest scan depth (the global one, an entry's own, min
+// activations widening it up to its maximum, or the whole chat), never more
+// than SillyTavern's 1,000. Older messages are neither joined for the scan
+// nor run through the regex scripts unless they are sent.
+func (b *book) scanReach(n int) int {
+	d := b.s.ScanDepth
+	for _, e := range b.entries {
+		if e.scanDepth != nil && !(*e.scanDepth <= d) {
+			d = *e.scanDepth
+		}
+	}
+	if b.s.MinActivations > 0 {
+		if b.s.MinActivationsDepthMax > 0 {
+			d = max(d, b.s.MinActivationsDepthMax+1)
+		} else {
+			d = maxScanDepth
+		}
+	}
+	if math.IsNaN(d) || d > maxScanDepth {
+		d = maxScanDepth
+	}
+	return min(int(math.Ceil(d)), n)
 }

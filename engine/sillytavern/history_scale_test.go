@@ -63,9 +63,9 @@ func TestLongChat(t *testing.T) {
 	if cut == nil || cut.Last != fmt.Sprintf("message:%d", sent[0]-1) || cut.Messages != sent[0]+1 || cut.First != "greeting" {
 		t.Fatalf("history cut %+v, first sent message:%d", cut, sent[0])
 	}
-	// What the chat had left when it stopped: its budget less what it took.
-	h := rep.Section("history")
-	left := h.Budget - h.Tokens
+	// What the chat had left when it stopped: what the prompt leaves, and
+	// what the examples (filled after it) took.
+	left := rep.Available - rep.Total + rep.Section("examples").Tokens
 	next := in.Transcript.Messages[sent[0]-1]
 	cost := 3 + in.Counter.Count(next.Role) + in.Counter.Count(next.Content)
 	if cost <= left {
