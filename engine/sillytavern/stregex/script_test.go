@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/lorekit/lore/match"
 )
 
 // TestParseLiteral: regexFromString's reading, case by case.
@@ -139,4 +141,18 @@ func FuzzParseLiteral(f *testing.F) {
 			(&Runner{}).Run(script(s, "$1{{match}}"), "some text / with (a) [b]")
 		}
 	})
+}
+
+// TestRunBounded: a script whose expression backtracks for hours is stopped
+// at the match time limit, leaves its text as it was, and is reported.
+func TestRunBounded(t *testing.T) {
+	clock := match.NewRegexClock()
+	r := &Runner{Clock: clock}
+	text := strings.Repeat("a", 40) + "!"
+	if got := r.Run(script("/(a+)+$/", "x"), text); got != text {
+		t.Errorf("a stopped script changed the text: %q", got)
+	}
+	if st := clock.Stopped(); len(st) != 1 || st[0].Reason != match.StopTimeout {
+		t.Errorf("stopped: %+v", st)
+	}
 }
