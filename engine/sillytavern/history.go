@@ -360,7 +360,11 @@ func (b *book) chatTail(prefix []schema.Message, keep float64) (msgs []chatMessa
 			}
 		}
 	}
-	if float64(n) < keep || start == 0 {
+	newest := start - 1 // the newest message before the tail
+	for newest >= 0 && prefix[newest].Role == "system" {
+		newest--
+	}
+	if float64(n) < keep || newest < 0 {
 		msgs = b.chat(prefix)
 		return msgs, len(msgs)
 	}
@@ -371,15 +375,25 @@ func (b *book) chatTail(prefix []schema.Message, keep float64) (msgs []chatMessa
 	for i := range msgs {
 		msgs[i].index += start
 	}
-	first, newest := -1, -1
-	for i := range prefix[:start] {
-		if prefix[i].Role != "system" {
-			b.omitted++
-			if first < 0 {
-				first = i
+	// Counted once per generation, however often the history widens.
+	if b.nonSystem < 0 {
+		b.nonSystem = 0
+		for i := range prefix {
+			if prefix[i].Role != "system" {
+				b.nonSystem++
 			}
-			newest = i
 		}
+	}
+	inTail := 0
+	for i := start; i < len(prefix); i++ {
+		if prefix[i].Role != "system" {
+			inTail++
+		}
+	}
+	b.omitted = b.nonSystem - inTail
+	first := 0
+	for prefix[first].Role == "system" {
+		first++
 	}
 	b.oldest, b.newestOmitted = "message:"+strconv.Itoa(first), "message:"+strconv.Itoa(newest)
 	if b.greeting != "" && prefix[first].Role == "user" {

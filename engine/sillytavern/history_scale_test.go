@@ -130,9 +130,11 @@ func TestChatTailSame(t *testing.T) {
 		}
 		msgs = append(msgs, m)
 	}
+	sys := schema.Message{Role: "system", Content: "the scene"}
+	msgs = append([]schema.Message{sys, sys}, msgs...) // opening with system messages
 	for _, ctx := range []float64{300, 2000, 7168, 60000, 1e6} {
 		for _, gen := range []string{"normal", "swipe", "regenerate", "continue"} {
-			for _, from := range []int{0, 1} { // from 1 the chat opens with a character message
+			for _, from := range []int{0, 2, 3} { // from 3 the chat opens with a character message
 				render := func(slack float64) *render.Result {
 					old := tailSlack
 					tailSlack = slack

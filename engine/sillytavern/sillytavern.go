@@ -186,6 +186,7 @@ type book struct {
 	omitted               int
 	oldest, newestOmitted string
 	prefix                []schema.Message // the generation's chat, for widen
+	nonSystem             int              // its messages that are not system ones; −1 until counted
 }
 
 func (eng *Engine) prepare(in *render.Input) (*book, error) {
@@ -332,8 +333,8 @@ func names(in *render.Input, s Settings, t *schema.Transcript) (string, string) 
 	if char == "" {
 		char = in.Book.Manifest.Character
 	}
-	for _, m := range t.Messages {
-		switch {
+	for i := 0; i < len(t.Messages) && (user == "" || char == ""); i++ { // by index: a message is a large struct
+		switch m := &t.Messages[i]; {
 		case user == "" && m.Role == "user" && m.Name != "":
 			user = m.Name
 		case char == "" && m.Role == "assistant" && m.Name != "":
@@ -431,7 +432,7 @@ func (b *book) chat(prefix []schema.Message) []chatMessage {
 func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn {
 	drawn := r.draws
 	reach := b.scanReach(math.MaxInt)
-	b.prefix = prefix
+	b.prefix, b.nonSystem = prefix, -1
 	msgs, total := b.chatTail(prefix, float64(reach)+tailSlack)
 	reach = min(reach, len(msgs))
 	m := newMacros(b.user, b.char, b.card)
