@@ -138,7 +138,11 @@ func TestServeInBrowser(t *testing.T) {
 		t.Fatalf("the page did not follow the edited keyword: %v", err)
 	}
 	t.Logf("the page followed the edit in %v", time.Since(start))
-	if kept, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#typed .text`))); err != nil || kept != "Is the bridge safe at night?" {
+	// The chat column is drawn again after the prompt: wait for it rather
+	// than read a node the redraw may be replacing.
+	keptJS := `(() => { const e = document.querySelector("#typed .text"); return e !== null && e.innerText === "Is the bridge safe at night?"; })()`
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](keptJS, wait...)); err != nil {
+		kept, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector("#typed") || {}).innerText || ""`))
 		t.Errorf("the typed message after the reload: %q (%v)", kept, err)
 	}
 
