@@ -27,6 +27,8 @@ func (sc *scan) trigger(a *activation) render.Trigger {
 	switch a.reason {
 	case "constant", "@@activate":
 		return render.Trigger{In: "always"}
+	case "external":
+		return render.Trigger{In: "forced"}
 	case "sticky":
 		return render.Trigger{In: "sticky"}
 	}
@@ -181,6 +183,8 @@ func (p *prompt) explain(sl *slots) map[string]*render.Explanation {
 			x.Reasons = append(x.Reasons, e.about(reason.STEmptyAfterMacros, "content"))
 		case e.position == posANTop || e.position == posANBottom:
 			x.Reasons = append(x.Reasons, e.about(reason.STAuthorsNoteUnsent, "position"))
+		case e.position == posOutlet && e.outletName == "" && sc.s.v118():
+			x.Reasons = append(x.Reasons, e.about(reason.STOutletUnnamed, "outletName"))
 		default:
 			x.Reasons = append(x.Reasons, e.about(reason.STNoInsertionPoint, "position", reason.P("position", e.position)))
 		}
@@ -198,6 +202,8 @@ func (sc *scan) activationReason(a *activation) reason.Reason {
 		return a.e.about(reason.STActivatedDecorator, "content", pass)
 	case "sticky":
 		return a.e.about(reason.STActivatedSticky, "sticky", pass)
+	case "external":
+		return a.e.about(reason.STActivatedExternal, "uid", pass)
 	}
 	t := sc.trigger(a)
 	return a.e.about(reason.STActivatedKey, "key", pass, reason.P("key", t.Keyword), reason.P("in", t.In))

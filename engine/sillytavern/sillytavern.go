@@ -443,6 +443,7 @@ func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn
 	sc.char = b.char
 	sc.tags = b.s.CharacterTags
 	sc.genType = b.s.GenerationType
+	sc.force(b.s.ForceActivate)
 	sc.timed = newTimedScan(state, len(scanned), b.entries, b.name)
 	sc.timed.check()
 	if len(b.entries) > 0 {
