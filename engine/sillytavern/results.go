@@ -68,7 +68,7 @@ func (sc *scan) locate(a *activation) string {
 		case j < n:
 			return sc.messageRef(j)
 		case sc.found.inject[k][ref.pat]:
-			return "authors-note"
+			return sc.injectRef(ref)
 		case sc.found.recEntry[ref.pat] >= 0:
 			return "entry:" + sc.entries[sc.found.recEntry[ref.pat]].src.ID
 		}
@@ -81,9 +81,9 @@ func (sc *scan) locate(a *activation) string {
 			return sc.messageRef(j)
 		}
 	}
-	for _, t := range sc.buf.inject {
+	for i, t := range sc.buf.inject {
 		if one(t) {
-			return "authors-note"
+			return sc.injectRefs[i]
 		}
 	}
 	for pass, es := range sc.recursed {
@@ -228,4 +228,15 @@ func (sc *scan) messageRef(j int) string {
 		return sc.greeting
 	}
 	return "message:" + strconv.Itoa(sc.chatIndex[j])
+}
+
+// injectRef names the first scanned injection (the Author's Note, the
+// Character's Note) a literal key is in.
+func (sc *scan) injectRef(ref keyRef) string {
+	for i, t := range sc.buf.inject {
+		if sc.keys.ix.in(ref, t) {
+			return sc.injectRefs[i]
+		}
+	}
+	return "authors-note"
 }

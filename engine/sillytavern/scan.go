@@ -46,6 +46,7 @@ type scan struct {
 	text       tally             // allActivatedText: recursion texts, newest first
 	recursed   [][]*entry        // per pass, the entries whose content recursion scans
 	chatIndex  []int             // transcript index of each scanned message (-1: the greeting)
+	injectRefs []string          // how the trace names each scanned injection
 	greeting   string            // the greeting's entry id
 	why        []*whyNot
 	clock      *match.RegexClock             // times the regular-expression keys

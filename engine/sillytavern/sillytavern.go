@@ -429,15 +429,24 @@ func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn
 		scanned[len(msgs)-1-i] = jsTrim(t)
 		index[len(msgs)-1-i] = c.index
 	}
-	var inject []string
+	var inject, injectRefs []string
 	an := b.s.AuthorsNote
 	if an.Active && an.AllowWIScan {
 		if t := m.expand(an.Content); t != "" {
-			inject = append(inject, t)
+			inject, injectRefs = append(inject, t), append(injectRefs, "authors-note")
+		}
+	}
+	// The card's Character's Note is the extension prompt DEPTH_PROMPT,
+	// which SillyTavern registers as scanned when the Author's Note's
+	// "allow WI scan" is on (whether or not the note is sent this time).
+	if an.AllowWIScan {
+		if t := m.expand(jsTrim(b.card["depth_prompt"])); t != "" {
+			inject, injectRefs = append(inject, t), append(injectRefs, "character-note")
 		}
 	}
 	sc := newScan(&b.s, b.entries, b.eng.keySet(b.loaded, b, m), scanned, inject, b.sources(m), m, b.counter, b.maxContext)
 	sc.chatIndex = index
+	sc.injectRefs = injectRefs
 	sc.greeting = b.greeting
 	sc.rng = r
 	sc.char = b.char

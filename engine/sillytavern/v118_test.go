@@ -1,0 +1,63 @@
+package sillytavern
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDisableLooseTrue: SillyTavern skips an entry when `entry.disable ==
+// true` in JavaScript: 1, "1" and [1] are true that way; 2, "true", "" and
+// "false" are not. An outlet entry's disable is read the same way.
+func TestDisableLooseTrue(t *testing.T) {
+	for _, tc := range []struct {
+		disable  string
+		disabled bool
+	}{
+		{`true`, true}, {`1`, true}, {`"1"`, true}, {`" 1 "`, true}, {`[1]`, true}, {`"0x1"`, true},
+		{`false`, false}, {`0`, false}, {`2`, false}, {`"true"`, false}, {`""`, false}, {`"false"`, false},
+		{`[true]`, false}, {`null`, false}, {`{}`, false},
+	} {
+		for _, pos := range []string{"0", "7"} {
+			book := `{"entries": {"0": {"uid": 0, "key": ["x"], "content": "X", "comment": "e", "position": ` + pos +
+				`, "outletName": "o", "disable": ` + tc.disable + `}}}`
+			r := mustRender(t, stInput(t, book, nil, "x"))
+			if got := r.Explain["e"] != nil && r.Explain["e"].Active; got == tc.disabled {
+				t.Errorf("disable %s at position %s: activated %v, want %v", tc.disable, pos, got, !tc.disabled)
+			}
+		}
+	}
+}
+
+// TestCharacterNoteScanned: the card's Character's Note is scanned for
+// keys when the Author's Note allows World Info to scan it (SillyTavern
+// registers the note's extension prompt with that switch), even in a
+// generation that does not send the Author's Note; off by default.
+func TestCharacterNoteScanned(t *testing.T) {
+	card := `{"spec": "chara_card_v2", "spec_version": "2.0", "data": {"name": "Aria", "description": "", "personality": "",
+		"scenario": "", "first_mes": "", "mes_example": "",
+		"extensions": {"depth_prompt": {"prompt": "{{char}} fears the lighthouse.", "depth": 4, "role": "system"}},
+		"character_book": {"entries": [{"id": 0, "keys": ["lighthouse"], "content": "The lighthouse is haunted.", "comment": "lh",
+			"enabled": true, "insertion_order": 100, "extensions": {"position": 0}}]}}}`
+	for _, tc := range []struct {
+		name     string
+		settings map[string]any
+		want     string
+	}{
+		{"off", nil, ""},
+		{"on", map[string]any{"authorsNote": map[string]any{"allowWIScan": true}}, "lh@before-char"},
+		{"on, the note not sent", map[string]any{"authorsNote": map[string]any{"allowWIScan": true, "active": false}}, "lh@before-char"},
+		{"on, 1.12.6 too", map[string]any{"version": "1.12.6", "authorsNote": map[string]any{"allowWIScan": true}}, "lh@before-char"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := mustRender(t, stInput(t, card, tc.settings, "hello"))
+			if got := inPrompt(r); got != tc.want {
+				t.Errorf("activated %q, want %q", got, tc.want)
+			}
+			if tc.want != "" {
+				if why := strings.Join(r.Explain["lh"].Texts(), "; "); !strings.Contains(why, "character-note") {
+					t.Errorf("--explain lh does not say where the key was: %s", why)
+				}
+			}
+		})
+	}
+}
