@@ -54,6 +54,7 @@ type keysFor struct {
 	user, char  string
 	cs, whole   bool
 	description string // the card's texts, which {{description}} and kin expand to
+	version     string // the SillyTavern release (its macros)
 }
 
 // New returns the engine.
@@ -77,7 +78,7 @@ func (eng *Engine) keySet(l *loaded, b *book, m *macros) *keySet {
 		return newKeySet(l.entries, &b.s, m)
 	}
 	k := keysFor{user: b.user, char: b.char, cs: b.s.CaseSensitive, whole: b.s.MatchWholeWords,
-		description: fmt.Sprint(b.card)}
+		description: fmt.Sprint(b.card), version: b.s.Version}
 	eng.mu.Lock()
 	defer eng.mu.Unlock()
 	ks := l.keys[k]
@@ -394,7 +395,7 @@ func (b *book) chat(prefix []schema.Message) []chatMessage {
 	// first message, macros replaced); a transcript that opens with the
 	// character's message already holds it.
 	if b.greeting != "" && (len(out) == 0 || out[0].user) {
-		gm := newMacros(b.user, b.char, b.card)
+		gm := b.macros()
 		gm.budget = render.NewMacroBudget(b.in)
 		g := chatMessage{index: -1, name: b.char, text: gm.expand(b.greetText)}
 		out = append([]chatMessage{g}, out...)
@@ -416,7 +417,7 @@ func (b *book) chat(prefix []schema.Message) []chatMessage {
 func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn {
 	drawn := r.draws
 	msgs := b.chat(prefix)
-	m := newMacros(b.user, b.char, b.card)
+	m := b.macros()
 	m.budget = render.NewMacroBudget(b.in)
 	m.setChat(msgs)
 	scanned := make([]string, len(msgs))
@@ -485,6 +486,15 @@ func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn
 		}
 	}
 	return turn{res: res, sc: sc, sl: sl, draws: r.draws - drawn, timed: state.clone()}
+}
+
+// macros are the macros of the book's version of SillyTavern.
+func (b *book) macros() *macros {
+	m := newMacros(b.user, b.char, b.card)
+	if b.s.v118() {
+		m.add118(b.card)
+	}
+	return m
 }
 
 // chatDependent says whether a key's expansion depends on the chat.

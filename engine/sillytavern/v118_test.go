@@ -61,3 +61,30 @@ func TestCharacterNoteScanned(t *testing.T) {
 		})
 	}
 }
+
+// TestMacros118: the card macros 1.18.0 added, in an entry's content; 1.12.6
+// leaves them as written. {{mesExamples}} is the examples as Chat
+// Completion sends them in 1.18.0, as written in 1.12.6.
+func TestMacros118(t *testing.T) {
+	card := `{"spec": "chara_card_v2", "spec_version": "2.0", "data": {"name": "Aria", "description": "", "personality": "",
+		"scenario": "", "first_mes": "", "mes_example": "{{user}}: hi\n<START>\n{{char}}: yo ", "creator_notes": " By Nib. ",
+		"post_history_instructions": "Stay terse.",
+		"extensions": {"depth_prompt": {"prompt": " {{char}} hums. ", "depth": 4, "role": "system"}},
+		"character_book": {"entries": [{"id": 0, "keys": ["x"], "content": "{{notChar}}|{{groupNotMuted}}|{{charDepthPrompt}}|{{creatorNotes}}|{{charInstruction}}|{{mesExamplesRaw}}|{{mesExamples}}",
+			"comment": "m", "enabled": true, "constant": true, "insertion_order": 100, "extensions": {"position": 0}}]}}}`
+	for _, tc := range []struct{ version, want string }{
+		{"1.18.0", "Tom|Aria|Aria hums.|By Nib.|Stay terse.|Tom: hi\n<START>\nAria: yo |<START>\nTom: hi\n<START>\nAria: yo\n"},
+		{"1.12.6", "{{notChar}}|{{groupNotMuted}}|{{charDepthPrompt}}|{{creatorNotes}}|{{charInstruction}}|{{mesExamplesRaw}}|Tom: hi\n<START>\nAria: yo "},
+	} {
+		r := mustRender(t, stInput(t, card, map[string]any{"version": tc.version, "userName": "Tom"}, "hello"))
+		got := ""
+		for _, m := range r.Messages {
+			if strings.Contains(m.Content, "|") {
+				got = m.Content
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.version, got, tc.want)
+		}
+	}
+}
