@@ -108,7 +108,7 @@ func (sc *scan) accept(list []*activation, tokensBefore int) []*entry {
 	// Entries that ignore the budget never overflow it.
 	var checked []int // indexes into passed
 	for k, i := range passed {
-		if !list[i].e.ignoreBudget {
+		if !sc.ignores(list[i].e) {
 			checked = append(checked, k)
 		}
 	}
@@ -156,7 +156,7 @@ func (sc *scan) accept(list []*activation, tokensBefore int) []*entry {
 	// ignore the budget (a field newer than 1.12.6, which stopped there).
 	for _, a := range list[stop:] {
 		e := a.e
-		if !e.ignoreBudget {
+		if !sc.ignores(e) {
 			sc.gate(e, gateBudget, e.about(reason.STBudgetFull, "content", reason.P("budget", sc.budget), reason.P("at", at)))
 			continue
 		}
@@ -180,6 +180,10 @@ func (sc *scan) accept(list []*activation, tokensBefore int) []*entry {
 	}
 	return out
 }
+
+// ignores says whether an entry ignores the budget (ignoreBudget, a field
+// of 1.13 on: 1.12.6 has none).
+func (sc *scan) ignores(e *entry) bool { return e.ignoreBudget && sc.s.v118() }
 
 func (sc *scan) count(s string) int { return countText(sc.counter, s) }
 

@@ -440,7 +440,7 @@ func (sc *scan) secondaryHolds(e *entry, state int) bool {
 // triggered says whether the entry is for this generation type (the newer
 // "triggers" field; empty means every type).
 func (sc *scan) triggered(e *entry) bool {
-	if len(e.triggers) == 0 || sc.genType == "" {
+	if len(e.triggers) == 0 || sc.genType == "" || !sc.s.v118() { // 1.12.6 has no triggers
 		return true
 	}
 	return contains(e.triggers, sc.genType)

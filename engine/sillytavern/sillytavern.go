@@ -519,6 +519,9 @@ func (b *book) sources(m *macros) []string {
 	fields := []string{persona, b.card["description"], b.card["personality"], b.card["depth_prompt"],
 		b.card["scenario"], b.card["creator_notes"]}
 	out := make([]string, len(fields))
+	if !b.s.v118() {
+		return out // the match… switches are 1.13's: 1.12.6 scans none of these
+	}
 	for i, f := range fields {
 		out[i] = m.expand(f)
 	}
