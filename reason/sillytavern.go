@@ -70,7 +70,8 @@ const (
 	STPlaceANBottom  Code = "sillytavern.place-an-bottom"
 	STPlaceEMTop     Code = "sillytavern.place-em-top"
 	STPlaceEMBottom  Code = "sillytavern.place-em-bottom"
-	STPlaceOutlet    Code = "sillytavern.place-outlet"   // params name
+	STPlaceOutlet    Code = "sillytavern.place-outlet" // params name
+	STNeverOutlet    Code = "sillytavern.never-outlet"
 	STNeverDisabled  Code = "sillytavern.never-disabled" // params field, value
 	STNeverDecorator Code = "sillytavern.never-dont-activate"
 	STNeverRolls     Code = "sillytavern.never-rolls"
@@ -283,6 +284,7 @@ var sillyTavernSentences = map[Code]sentence{
 		return why + ", and recursion is off (recursive: false)"
 	}, Params{P("why", "scan-depth"), P("then", "excluded")}},
 	STNeverAuthorsNote: {fixed("it goes with the Author's Note, which is off (settings.sillytavern.authorsNote.active: false)"), nil},
+	STNeverOutlet:      {fixed("an outlet entry without an outletName, or at SillyTavern 1.12.6, which has no outlets: it is activated and sent nowhere"), nil},
 	STNeverPosition: {func(a args) string {
 		return fmt.Sprintf("position %d is none of SillyTavern's: it is activated and sent nowhere; set a position from 0 to 7", a.int("position"))
 	}, Params{P("position", 9)}},

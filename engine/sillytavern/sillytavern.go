@@ -1,6 +1,6 @@
 // Package sillytavern is the engine that renders a lorebook as SillyTavern's
-// World Info would (--engine sillytavern): the activation of release 1.12.6
-// (world-info.js checkWorldInfo) — keys, whole words and case as it matches
+// World Info would (--engine sillytavern): the activation of release 1.18.0,
+// or 1.12.6 (Settings.Version), (world-info.js checkWorldInfo) — keys, whole words and case as it matches
 // them, scan depth, recursion and its levels, min activations, probability
 // and inclusion groups on a seeded mulberry32, timed effects carried between
 // generations, the budget as a share of the context — and placement at its
