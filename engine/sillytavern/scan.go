@@ -200,16 +200,26 @@ func (sc *scan) sortIndex(a *activation) int {
 	return a.e.idx
 }
 
-// force marks the entries forceActivate names (by uid, compared as
-// numbers when both are).
+// force marks the entries forceActivate names: by uid (compared as
+// numbers when both are numbers, as the oracle compares them), or by lore's
+// entry id.
 func (sc *scan) force(uids []string) {
 	if len(uids) == 0 {
 		return
 	}
 	sc.forced = make([]bool, len(sc.entries))
+	num := func(s string) (float64, bool) {
+		if jsTrim(s) == "" {
+			return 0, false
+		}
+		f := formats.JSNumber(s)
+		return f, f == f
+	}
 	for i, e := range sc.entries {
+		eu, eNum := num(e.uid)
 		for _, u := range uids {
-			if u == e.uid || formats.JSNumber(u) == formats.JSNumber(e.uid) {
+			uu, uNum := num(u)
+			if u == e.uid || u == e.src.ID || eNum && uNum && eu == uu {
 				sc.forced[i] = true
 				sc.forcedN = append(sc.forcedN, i)
 				break
