@@ -88,3 +88,21 @@ func TestMacros118(t *testing.T) {
 		}
 	}
 }
+
+// TestCardEnabledLoose: a character card's entry is disabled as SillyTavern
+// imports it, disable = !enabled: 0, "" and null disable it, 1 and "no" do
+// not.
+func TestCardEnabledLoose(t *testing.T) {
+	for _, tc := range []struct {
+		enabled  string
+		disabled bool
+	}{{`true`, false}, {`false`, true}, {`1`, false}, {`0`, true}, {`""`, true}, {`"no"`, false}, {`null`, true}} {
+		card := `{"spec": "chara_card_v2", "spec_version": "2.0", "data": {"name": "Aria", "description": "", "personality": "",
+			"scenario": "", "first_mes": "", "mes_example": "", "character_book": {"entries": [{"id": 0, "keys": ["x"],
+			"content": "X", "comment": "e", "enabled": ` + tc.enabled + `, "insertion_order": 100, "extensions": {"position": 0}}]}}}`
+		r := mustRender(t, stInput(t, card, nil, "x"))
+		if got := r.Explain["e"] != nil && r.Explain["e"].Active; got == tc.disabled {
+			t.Errorf("enabled %s: activated %v, want %v", tc.enabled, got, !tc.disabled)
+		}
+	}
+}
