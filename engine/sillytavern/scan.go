@@ -207,7 +207,6 @@ func (sc *scan) force(uids []string) {
 	if len(uids) == 0 {
 		return
 	}
-	sc.forced = make([]bool, len(sc.entries))
 	num := func(s string) (float64, bool) {
 		if jsTrim(s) == "" {
 			return 0, false
@@ -215,15 +214,20 @@ func (sc *scan) force(uids []string) {
 		f := formats.JSNumber(s)
 		return f, f == f
 	}
+	names := make(map[string]bool, len(uids))
+	nums := map[float64]bool{}
+	for _, u := range uids {
+		names[u] = true
+		if f, ok := num(u); ok {
+			nums[f] = true
+		}
+	}
+	sc.forced = make([]bool, len(sc.entries))
 	for i, e := range sc.entries {
-		eu, eNum := num(e.uid)
-		for _, u := range uids {
-			uu, uNum := num(u)
-			if u == e.uid || u == e.src.ID || eNum && uNum && eu == uu {
-				sc.forced[i] = true
-				sc.forcedN = append(sc.forcedN, i)
-				break
-			}
+		f, isNum := num(e.uid)
+		if names[e.uid] || names[e.src.ID] || isNum && nums[f] {
+			sc.forced[i] = true
+			sc.forcedN = append(sc.forcedN, i)
 		}
 	}
 }
