@@ -46,6 +46,9 @@ func (o *chatFlags) register(f *pflag.FlagSet) {
 type chat struct {
 	in  *render.Input
 	eng render.Engine
+	// loaded are the inputs' load diagnostics (warnings, notes), for
+	// lint's findings beside the render (lore serve).
+	loaded []diag.Diagnostic
 }
 
 // loadChat loads the lorebook, transcript and variables file and resolves the
@@ -147,7 +150,7 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color looks)
 	}
 	in := &render.Input{Book: book, Transcript: tr, Vars: vars, Settings: s, Seed: o.seed, Counter: counter,
 		EngineSettings: es}
-	return &chat{in: in, eng: eng}, nil
+	return &chat{in: in, eng: eng, loaded: all}, nil
 }
 
 // withForced is settings.sillytavern with --force-activate's entries as its
