@@ -26,6 +26,7 @@ type chatFlags struct {
 	tokenizer  string
 	engine     string
 	stSettings string
+	force      []string // --force-activate
 }
 
 func (o *chatFlags) register(f *pflag.FlagSet) {
@@ -37,6 +38,7 @@ func (o *chatFlags) register(f *pflag.FlagSet) {
 	f.IntVar(&o.reserve, "reserve", 0, "tokens kept free for the reply (overrides settings.responseReserve)")
 	f.StringVar(&o.tokenizer, "tokenizer", "", "tokenizer: "+strings.Join(tokenize.Names(), ", ")+" (overrides settings.tokenizer)")
 	f.StringVar(&o.stSettings, "st-settings", "", "SillyTavern's World Info settings (settings.sillytavern as a JSON or YAML file) for --engine sillytavern")
+	f.StringSliceVar(&o.force, "force-activate", nil, "entries activated from outside the scan, by uid or id, as SillyTavern's Vector Storage does (settings.sillytavern.forceActivate; --engine sillytavern)")
 	f.StringVar(&o.engine, "engine", "", "engine to simulate: "+strings.Join(engine.Names(), ", ")+" (overrides settings.engine; default "+engine.Default+")")
 }
 
@@ -139,9 +141,31 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color looks)
 		_, from := res.EngineSettingsPath()
 		return nil, usageErr("%s is for --engine sillytavern; this command uses %s", from, eng.Name())
 	}
+	es := s.Engines[eng.Name()]
+	if o.force != nil {
+		if eng.Name() != "sillytavern" {
+			return nil, usageErr("--force-activate is for --engine sillytavern; this command uses %s", eng.Name())
+		}
+		es = withForced(es, o.force)
+	}
 	in := &render.Input{Book: book, Transcript: tr, Vars: vars, Settings: s, Seed: o.seed, Counter: counter,
-		EngineSettings: s.Engines[eng.Name()]}
+		EngineSettings: es}
 	return &chat{in: in, eng: eng, loaded: all}, nil
+}
+
+// withForced is settings.sillytavern with --force-activate's entries as its
+// forceActivate (a copy: the manifest's map is left as it is).
+func withForced(es map[string]any, ids []string) map[string]any {
+	out := make(map[string]any, len(es)+1)
+	for k, v := range es {
+		out[k] = v
+	}
+	list := make([]any, len(ids))
+	for i, id := range ids {
+		list[i] = id
+	}
+	out["forceActivate"] = list
+	return out
 }
 
 // decode has the engine decode its own settings (settings.sillytavern with

@@ -139,8 +139,8 @@ func stRoleIndex(st map[string]any, e *schema.Entry) any {
 // says the kept disable (or the entry's lore origin) decides.
 func stDisable(st map[string]any, e *schema.Entry, pos int, knownState bool) bool {
 	if pos == stOutlet && !e.Enabled {
-		if kept, ok := st["disable"].(bool); ok {
-			return kept
+		if kept, ok := st["disable"]; ok {
+			return jsLooseTrue(kept) // SillyTavern's `disable == true`
 		}
 		if !knownState {
 			return false

@@ -86,7 +86,14 @@ func jsLooseTrue(v any) bool {
 	switch x := v.(type) {
 	case bool:
 		return x
-	case nil, []any, map[string]any:
+	case nil, map[string]any:
+		return false
+	case []any: // compared as its String(): [1] and ["1"] are true, [true] is not
+		if len(x) == 1 {
+			if _, isBool := x[0].(bool); !isBool {
+				return jsLooseTrue(x[0]) || JSNumber(x[0]) == 1
+			}
+		}
 		return false
 	}
 	return JSNumber(v) == 1

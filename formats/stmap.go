@@ -74,9 +74,14 @@ func (im *importer) mapST(v stView, fallbackID string) stResult {
 	if v.constant == nil {
 		e.Fields["alwaysSend"] = e.Pos // explicit in lore's terms: ST's default is "not constant"
 	}
-	disabled, _ := v.disable.boolOf()
+	// SillyTavern tests `entry.disable == true`: 1 and "1" disable an
+	// entry too; 2, "true" and "" do not. A card's entry has `enabled`,
+	// which SillyTavern's import turns into disable = !enabled.
+	disabled := jsLooseTrue(v.disable.value())
 	if en, ok := v.disable.boolOf(); ok && v.enabledInverse {
 		disabled = !en
+	} else if v.enabledInverse && v.disable != nil {
+		disabled = !jsTruthy(v.disable.value()) // a card's enabled: SillyTavern takes !entry.enabled
 	}
 	e.Enabled = !disabled && !p.outlet
 	if !p.outlet {

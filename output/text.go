@@ -191,6 +191,8 @@ func describeTrigger(a render.ActivatedOut) string {
 		s = "always sent"
 	case a.Trigger.In == "sticky":
 		s = "sticky: kept in by an earlier generation"
+	case a.Trigger.In == "forced":
+		s = "forced: activated from outside the scan (forceActivate)"
 	case a.Trigger.In == "conditions":
 		s = "its conditions hold (no keyword needed)"
 	case strings.HasPrefix(a.Trigger.In, "entry:"):

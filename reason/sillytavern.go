@@ -46,15 +46,17 @@ const (
 	STActivatedConstant  Code = "sillytavern.activated-constant" // params inPass (0: the first pass)
 	STActivatedDecorator Code = "sillytavern.activated-decorator"
 	STActivatedSticky    Code = "sillytavern.activated-sticky"
-	STActivatedKey       Code = "sillytavern.activated-key" // + key, in
+	STActivatedExternal  Code = "sillytavern.activated-external" // forceActivate
+	STActivatedKey       Code = "sillytavern.activated-key"      // + key, in
 	STProbabilityPassed  Code = "sillytavern.probability-passed"
 	// STPlaced: params position (its name), or depth and role.
 	STPlaced            Code = "sillytavern.placed"
 	STEmptyAfterMacros  Code = "sillytavern.empty-after-macros"
 	STAuthorsNoteUnsent Code = "sillytavern.authors-note-unsent"
 	STNoInsertionPoint  Code = "sillytavern.no-insertion-point" // params position
-	STEffect            Code = "sillytavern.effect"             // params kind, end
-	STCardField         Code = "sillytavern.card-field"         // params field
+	STOutletUnnamed     Code = "sillytavern.outlet-unnamed"
+	STEffect            Code = "sillytavern.effect"     // params kind, end
+	STCardField         Code = "sillytavern.card-field" // params field
 	STGreetingOther     Code = "sillytavern.greeting-other"
 	STGreeting          Code = "sillytavern.greeting"
 	STGreetingKept      Code = "sillytavern.greeting-kept"
@@ -68,7 +70,8 @@ const (
 	STPlaceANBottom  Code = "sillytavern.place-an-bottom"
 	STPlaceEMTop     Code = "sillytavern.place-em-top"
 	STPlaceEMBottom  Code = "sillytavern.place-em-bottom"
-	STPlaceOutlet    Code = "sillytavern.place-outlet"   // params name
+	STPlaceOutlet    Code = "sillytavern.place-outlet" // params name
+	STNeverOutlet    Code = "sillytavern.never-outlet"
 	STNeverDisabled  Code = "sillytavern.never-disabled" // params field, value
 	STNeverDecorator Code = "sillytavern.never-dont-activate"
 	STNeverRolls     Code = "sillytavern.never-rolls"
@@ -220,6 +223,9 @@ var sillyTavernSentences = map[Code]sentence{
 	STActivatedDecorator: {activated(func(args) string { return "@@activate" }), Params{P("inPass", 1)}},
 	STActivatedSticky: {activated(func(args) string { return "its sticky effect from an earlier generation keeps it in" }),
 		Params{P("inPass", 1)}},
+	STActivatedExternal: {activated(func(args) string {
+		return "forced from outside the scan (settings.sillytavern.forceActivate, as Vector Storage's hits are)"
+	}), Params{P("inPass", 1)}},
 	STActivatedKey: {activated(func(a args) string { return fmt.Sprintf("key %q matched in %s", a.str("key"), a.str("in")) }),
 		Params{P("inPass", 2), P("key", "tavern"), P("in", "message:3")}},
 	STProbabilityPassed: {func(a args) string {
@@ -234,6 +240,7 @@ var sillyTavernSentences = map[Code]sentence{
 	}, Params{P("position", "before-char"), P("order", 100.0)}},
 	STEmptyAfterMacros:  {fixed("its content is empty after macros, so nothing is sent"), nil},
 	STAuthorsNoteUnsent: {fixed("its place is the Author's Note, which is not sent in this generation (authorsNote.active: false)"), nil},
+	STOutletUnnamed:     {fixed("an outlet entry without an outlet name: SillyTavern 1.18.0 skips it, so nothing is sent"), nil},
 	STNoInsertionPoint: {func(a args) string {
 		return fmt.Sprintf("SillyTavern has no insertion point for position %d, so nothing is sent", a.int("position"))
 	}, Params{P("position", 9)}},
@@ -277,6 +284,7 @@ var sillyTavernSentences = map[Code]sentence{
 		return why + ", and recursion is off (recursive: false)"
 	}, Params{P("why", "scan-depth"), P("then", "excluded")}},
 	STNeverAuthorsNote: {fixed("it goes with the Author's Note, which is off (settings.sillytavern.authorsNote.active: false)"), nil},
+	STNeverOutlet:      {fixed("an outlet entry without an outletName, or at SillyTavern 1.12.6, which has no outlets: it is activated and sent nowhere"), nil},
 	STNeverPosition: {func(a args) string {
 		return fmt.Sprintf("position %d is none of SillyTavern's: it is activated and sent nowhere; set a position from 0 to 7", a.int("position"))
 	}, Params{P("position", 9)}},

@@ -72,7 +72,8 @@ type Trigger struct {
 	Keyword string `json:"keyword,omitempty"`
 	// In is "message:N" (transcript message N, from 0), "entry:ID" (recursion)
 	// or "always" (always sent or constant); an engine that activates an entry
-	// on its conditions alone (yumina) says "conditions".
+	// on its conditions alone (yumina) says "conditions", one forced from
+	// outside the scan (sillytavern's forceActivate) "forced".
 	In string `json:"in"`
 }
 

@@ -5,17 +5,28 @@
 // oracle (../shared/oracles/sillytavern/README.md): {description, book,
 // messages, settings[, turns]}.
 //
-//   node scripts/oracle-sillytavern-gen.mjs OUT_DIR [COUNT]
+//   node scripts/oracle-sillytavern-gen.mjs [--newer] OUT_DIR [COUNT [FIRST]]
+//
+// FIRST is the number of the first case (its seed): the committed corpus is
+// cases 0..319; a fresh run takes cases after them. --newer also draws the
+// entry fields and settings SillyTavern 1.13 to 1.18 added (ignoreBudget,
+// triggers with a generation type, outlet names, external activations) and
+// the loose values of `disable`, from a second seeded stream, so that the
+// cases without it stay the same files. Only 1.18.0 takes them.
 //
 // The cases are data about SillyTavern's behaviour; nothing here is
 // SillyTavern's code.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-const out = process.argv[2];
-const count = Number(process.argv[3] ?? 320);
+const argv = process.argv.slice(2);
+const newer = argv[0] === '--newer';
+if (newer) argv.shift();
+const out = argv[0];
+const count = Number(argv[1] ?? 320);
+const first = Number(argv[2] ?? 0);
 if (!out) {
-    process.stderr.write('usage: oracle-sillytavern-gen.mjs OUT_DIR [COUNT]\n');
+    process.stderr.write('usage: oracle-sillytavern-gen.mjs [--newer] OUT_DIR [COUNT [FIRST]]\n');
     process.exit(2);
 }
 mkdirSync(out, { recursive: true });
@@ -158,8 +169,32 @@ function settings(opts) {
     return s;
 }
 
+// The newer fields, from their own stream (see --newer).
+let rnd2 = mulberry32(0);
+const chance2 = (p) => rnd2() < p;
+const pick2 = (xs) => xs[Math.floor(rnd2() * xs.length)];
+const TYPES = ['normal', 'continue', 'impersonate', 'swipe', 'regenerate', 'quiet'];
+
+function newerFields(c, opts) {
+    const es = Object.values(c.book.entries);
+    for (const e of es) {
+        if (chance2(0.12)) e.ignoreBudget = chance2(0.8);
+        if (chance2(0.1)) e.triggers = [...new Set([pick2(TYPES), pick2(TYPES)])].slice(0, 1 + Math.floor(rnd2() * 2));
+        if (chance2(0.05)) e.disable = pick2([1, '1', 2, 'true', '', 0, 'false']);
+        if (opts.outlets && chance2(0.3)) e.position = 7;
+        if (e.position === 7 && chance2(0.8)) e.outletName = pick2(['o1', 'o1', 'o2', 'Mood']);
+    }
+    if (chance2(0.2)) c.settings.generationType = pick2(TYPES);
+    if (chance2(0.15)) {
+        const f = [];
+        for (const e of es) if (chance2(0.3)) f.push(e.uid);
+        c.settings.forceActivate = f;
+    }
+}
+
 function makeCase(i) {
     rnd = mulberry32(1000 + i);
+    rnd2 = mulberry32(500000 + i);
     const opts = { timed: i % 6 === 5, groups: i % 5 === 3, outlets: i % 11 === 7 };
     const st = settings(opts);
     const names = { user: st.userName ?? 'User', char: st.characterName ?? 'Character' };
@@ -177,6 +212,7 @@ function makeCase(i) {
         entries[String(u)] = entry(u, opts);
     }
     const c = { description: `random case ${i}${opts.timed ? ' (turns)' : ''}`, book: { entries }, messages, settings: st };
+    if (newer) newerFields(c, opts);
     if (opts.timed) {
         const lengths = [];
         for (let l = 1; l <= n; l++) if (chance(0.8)) lengths.push(l);
@@ -186,7 +222,7 @@ function makeCase(i) {
     return c;
 }
 
-for (let i = 0; i < count; i++) {
+for (let i = first; i < first + count; i++) {
     const name = `r${String(i).padStart(3, '0')}.json`;
     writeFileSync(path.join(out, name), JSON.stringify(makeCase(i), null, 1) + '\n');
 }

@@ -2,7 +2,7 @@
 // Runs SillyTavern's own World Info (the oracle in ../shared/oracles/sillytavern)
 // on every conformance case and records what it activated as a golden file.
 //
-//   node scripts/oracle-sillytavern-run.mjs --oracle DIR --mirror GIT_DIR --corpus DIR CASES_DIR GOLDEN_DIR
+//   node scripts/oracle-sillytavern-run.mjs --oracle DIR --mirror GIT_DIR [--rev REV] --corpus DIR CASES_DIR GOLDEN_DIR
 //
 // A case is an oracle input ({book, messages, settings[, turns]}); a corpus
 // case names its book instead ("bookFile": path under --corpus). Budgets are
@@ -17,17 +17,19 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const args = { oracle: null, mirror: null, corpus: null, rest: [] };
+const args = { oracle: null, mirror: null, corpus: null, rev: null, keepGoing: false, rest: [] };
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--oracle') args.oracle = argv[++i];
     else if (argv[i] === '--mirror') args.mirror = argv[++i];
     else if (argv[i] === '--corpus') args.corpus = argv[++i];
+    else if (argv[i] === '--rev') args.rev = argv[++i];
+    else if (argv[i] === '--keep-going') args.keepGoing = true;
     else args.rest.push(argv[i]);
 }
 const [casesDir, goldenDir] = args.rest;
 if (!args.oracle || !args.mirror || !casesDir || !goldenDir) {
-    process.stderr.write('usage: oracle-sillytavern-run.mjs --oracle DIR --mirror GIT_DIR [--corpus DIR] CASES_DIR GOLDEN_DIR\n');
+    process.stderr.write('usage: oracle-sillytavern-run.mjs --oracle DIR --mirror GIT_DIR [--rev REV] [--keep-going] [--corpus DIR] CASES_DIR GOLDEN_DIR\n');
     process.exit(2);
 }
 
@@ -54,6 +56,7 @@ function trim(r) {
         emTop: r.emTop,
         emBottom: r.emBottom,
         depthEntries: r.depthEntries.map(d => ({ depth: d.depth, role: d.role, content: d.content })),
+        ...(r.outlets && Object.keys(r.outlets).length ? { outlets: r.outlets } : {}),
         budget: r.budget,
         randomDraws: r.randomDrawsThisScan,
         timedWorldInfo: r.timedWorldInfo,
@@ -69,10 +72,17 @@ for (const file of walk(casesDir)) {
         if (!args.corpus) throw new Error(`${file}: bookFile needs --corpus`);
         input.book = JSON.parse(readFileSync(path.join(args.corpus, c.bookFile), 'utf8'));
     }
-    const res = JSON.parse(execFileSync(process.execPath,
-        [path.join(args.oracle, 'run.mjs'), '--mirror', args.mirror, '--tokenizer', tokenizer, '-'],
-        { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 64 << 20 }));
-    if (res.stErrors?.length) throw new Error(`${file}: SillyTavern logged errors: ${res.stErrors.join('; ')}`);
+    let res;
+    try {
+        res = JSON.parse(execFileSync(process.execPath,
+            [path.join(args.oracle, 'run.mjs'), '--mirror', args.mirror, ...(args.rev ? ['--rev', args.rev] : []), '--tokenizer', tokenizer, '-'],
+            { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 64 << 20 }));
+        if (res.stErrors?.length) throw new Error(`${file}: SillyTavern logged errors: ${res.stErrors.join('; ')}`);
+    } catch (e) {
+        if (!args.keepGoing) throw e;
+        process.stderr.write(`oracle-sillytavern: ${file}: ${e.message}\n`); // --keep-going: no golden for it
+        continue;
+    }
     const golden = {
         sillytavern: { version: res.sillytavern.version, commit: res.sillytavern.commit, worldInfo: res.sillytavern.files['public/scripts/world-info.js'] },
         ...(res.turns ? { turns: res.turns.map(t => ({ chatLength: t.chatLength, ...trim(t) })) } : trim(res)),

@@ -108,7 +108,7 @@ func (sc *scan) accept(list []*activation, tokensBefore int) []*entry {
 	// Entries that ignore the budget never overflow it.
 	var checked []int // indexes into passed
 	for k, i := range passed {
-		if !list[i].e.ignoreBudget {
+		if !sc.ignores(list[i].e) {
 			checked = append(checked, k)
 		}
 	}
@@ -117,9 +117,17 @@ func (sc *scan) accept(list []*activation, tokensBefore int) []*entry {
 	}
 	stop := len(list) // entries SillyTavern gets to before the budget stops it
 	brk := -1
-	if k := firstTrue(len(checked), over); k >= 0 {
+	at := "" // the entry the budget overflowed on
+	if sc.overflowed && sc.s.v118() && len(list) > 0 {
+		// An earlier pass overflowed (a delay level runs after it): 1.18.0
+		// admits nothing more but the entries that ignore the budget, and
+		// rolls no other; 1.12.6 budgets the pass again as if anew.
+		stop, at = 0, sc.dropped.src.ID
+		sc.rng.restore(tries[0].before)
+	} else if k := firstTrue(len(checked), over); k >= 0 {
 		brk = passed[checked[k]]
 		stop = brk + 1
+		at = list[brk].e.src.ID
 		if stop < len(list) {
 			sc.rng.restore(tries[stop].before)
 		}
@@ -148,8 +156,8 @@ func (sc *scan) accept(list []*activation, tokensBefore int) []*entry {
 	// ignore the budget (a field newer than 1.12.6, which stopped there).
 	for _, a := range list[stop:] {
 		e := a.e
-		if !e.ignoreBudget {
-			sc.gate(e, gateBudget, e.about(reason.STBudgetFull, "content", reason.P("budget", sc.budget), reason.P("at", list[brk].e.src.ID)))
+		if !sc.ignores(e) {
+			sc.gate(e, gateBudget, e.about(reason.STBudgetFull, "content", reason.P("budget", sc.budget), reason.P("at", at)))
 			continue
 		}
 		if e.useProbability && !e.probabilityIs100 && !sc.timed.isSticky[e.idx] {
@@ -172,6 +180,10 @@ func (sc *scan) accept(list []*activation, tokensBefore int) []*entry {
 	}
 	return out
 }
+
+// ignores says whether an entry ignores the budget (ignoreBudget, a field
+// of 1.13 on: 1.12.6 has none).
+func (sc *scan) ignores(e *entry) bool { return e.ignoreBudget && sc.s.v118() }
 
 func (sc *scan) count(s string) int { return countText(sc.counter, s) }
 

@@ -80,6 +80,14 @@ func (b *buffer) get(e *entry, state int) *window {
 			}
 			s.WriteString(m)
 		}
+		// The extra sources come right after the chat, as 1.18.0's get()
+		// appends them.
+		for i, t := range b.sources {
+			if e.sources&(1<<i) != 0 && t != "" {
+				s.WriteString(joiner)
+				s.WriteString(t)
+			}
+		}
 		for _, t := range b.inject {
 			s.WriteString(joiner)
 			s.WriteString(t)
@@ -87,12 +95,6 @@ func (b *buffer) get(e *entry, state int) *window {
 		for _, t := range b.recurse[:rec] {
 			s.WriteString(joiner)
 			s.WriteString(t)
-		}
-		for i, t := range b.sources {
-			if e.sources&(1<<i) != 0 && t != "" {
-				s.WriteString(joiner)
-				s.WriteString(t)
-			}
 		}
 		return s.String()
 	})

@@ -20,10 +20,20 @@ import (
 )
 
 // The conformance corpus: cases (testdata/cases: random, hand-written per
-// feature, and corpus books with a chat) and what SillyTavern 1.12.6's own
-// checkWorldInfo() gave for each (testdata/golden), recorded by
-// scripts/oracle-sillytavern. Each case is rendered here as `lore render
-// --engine sillytavern` renders it and compared with SillyTavern's output.
+// feature, and corpus books with a chat) and what SillyTavern's own
+// checkWorldInfo() gave for each, recorded by scripts/oracle-sillytavern:
+// release 1.18.0 in testdata/golden, release 1.12.6 (still selectable with
+// settings.sillytavern.version) in testdata/golden-1.12.6. Each case is
+// rendered here as `lore render --engine sillytavern` renders it, at that
+// version, and compared with SillyTavern's output.
+
+// stCorpus is one release's recorded outputs for the cases.
+type stCorpus struct{ version, cases, golden string }
+
+var corpora = []stCorpus{
+	{"1.18.0", "testdata/cases", "testdata/golden"},
+	{"1.12.6", "testdata/cases", "testdata/golden-1.12.6"},
+}
 
 type stCase struct {
 	Description string          `json:"description"`
@@ -68,8 +78,9 @@ type goldenScan struct {
 		Role    any    `json:"role"`
 		Content string `json:"content"`
 	} `json:"depthEntries"`
-	Budget         int `json:"budget"`
-	RandomDraws    int `json:"randomDraws"`
+	Outlets        map[string]string `json:"outlets"`
+	Budget         int               `json:"budget"`
+	RandomDraws    int               `json:"randomDraws"`
 	TimedWorldInfo map[string]map[string]goldenEffect
 }
 
@@ -112,6 +123,11 @@ func loadCase(t *testing.T, path string) (*stCase, *schema.Lorebook) {
 }
 
 func caseInput(t *testing.T, c *stCase, lb *schema.Lorebook) *render.Input {
+	return versionInput(t, c, lb, "")
+}
+
+// versionInput is caseInput at a SillyTavern version ("" for the default).
+func versionInput(t *testing.T, c *stCase, lb *schema.Lorebook, version string) *render.Input {
 	t.Helper()
 	tr := &schema.Transcript{}
 	for _, m := range c.Messages {
@@ -139,6 +155,9 @@ func caseInput(t *testing.T, c *stCase, lb *schema.Lorebook) *render.Input {
 	for k, v := range c.Settings {
 		settings[k] = v
 	}
+	if version != "" {
+		settings["version"] = version
+	}
 	if _, ok := settings["maxContext"]; !ok {
 		settings["maxContext"] = 8192.0 // the oracle's default
 	}
@@ -151,9 +170,11 @@ func caseInput(t *testing.T, c *stCase, lb *schema.Lorebook) *render.Input {
 		EngineSettings: settings}
 }
 
-func goldenCases(t *testing.T) []string {
+func goldenCases(t *testing.T) []string { return casesIn(t, "testdata/cases") }
+
+func casesIn(t *testing.T, dir string) []string {
 	var files []string
-	err := filepath.WalkDir("testdata/cases", func(p string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".json") {
 			files = append(files, p)
 		}
@@ -167,20 +188,50 @@ func goldenCases(t *testing.T) []string {
 }
 
 // TestConformance renders every case and compares it with SillyTavern's
-// output: the entries activated (in SillyTavern's activation order), each
-// insertion point's text, the Result's `activated` items (position, depth,
-// role, and order within each insertion point), the budget, the number of
-// random draws and the timed effects left for the next generation.
+// output, for each release's corpus: the entries activated (in SillyTavern's
+// activation order), each insertion point's text (outlets included), the
+// Result's `activated` items (position, depth, role, and order within each
+// insertion point), the budget, the number of random draws and the timed
+// effects left for the next generation.
+//
+// LORE_ST_FRESH=DIR compares instead the cases in DIR/cases with the 1.18.0
+// outputs in DIR/golden (a fresh run of the generator and the oracle, see
+// scripts/oracle-sillytavern-fresh) and logs how many agree;
+// LORE_ST_FRESH_VERSION=1.12.6 says the outputs are 1.12.6's.
 func TestConformance(t *testing.T) {
-	files := goldenCases(t)
+	if dir := os.Getenv("LORE_ST_FRESH"); dir != "" {
+		c := stCorpus{Version118, filepath.Join(dir, "cases"), filepath.Join(dir, "golden")}
+		if v := os.Getenv("LORE_ST_FRESH_VERSION"); v != "" {
+			c.version = v // the outputs in DIR/golden are that release's
+		}
+		ok, n := runCorpus(t, c, false)
+		t.Logf("fresh cases: %d of %d identical to SillyTavern %s", ok, n, c.version)
+		return
+	}
+	for _, c := range corpora {
+		t.Run(c.version, func(t *testing.T) { runCorpus(t, c, true) })
+	}
+}
+
+// runCorpus checks every case of a corpus that has a recorded output (all
+// of them when complete is set) and returns how many agree, of how many.
+func runCorpus(t *testing.T, corpus stCorpus, complete bool) (agree, total int) {
+	files := casesIn(t, corpus.cases)
 	if len(files) == 0 {
-		t.Fatal("no conformance cases in testdata/cases")
+		t.Fatalf("no conformance cases in %s", corpus.cases)
 	}
 	byDir := map[string][2]int{}
 	seen := map[string]bool{}
 	for _, f := range files {
-		rel, _ := filepath.Rel("testdata/cases", f)
-		ok := t.Run(rel, func(t *testing.T) { checkCase(t, f, rel, seen) })
+		rel, _ := filepath.Rel(corpus.cases, f)
+		if _, err := os.Stat(filepath.Join(corpus.golden, rel)); err != nil && !complete {
+			continue // the oracle gave no output for it (--keep-going)
+		}
+		ok := t.Run(rel, func(t *testing.T) { checkCase(t, corpus, f, rel, seen) })
+		total++
+		if ok {
+			agree++
+		}
 		d := filepath.Dir(rel)
 		n := byDir[d]
 		n[1]++
@@ -195,7 +246,10 @@ func TestConformance(t *testing.T) {
 	}
 	sort.Strings(dirs)
 	for _, d := range dirs {
-		t.Logf("%s: %d/%d identical to SillyTavern", d, byDir[d][0], byDir[d][1])
+		t.Logf("%s: %d/%d identical to SillyTavern %s", d, byDir[d][0], byDir[d][1], corpus.version)
+	}
+	if !complete {
+		return agree, total
 	}
 	// The corpus must exercise every check and every way in, or "identical"
 	// says little: a generator changed for the worse shows here.
@@ -208,12 +262,13 @@ func TestConformance(t *testing.T) {
 	if len(missing) > 0 {
 		t.Errorf("no conformance case exercises: %s", strings.Join(missing, ", "))
 	}
+	return agree, total
 }
 
 // coverage is what the corpus must exercise (every gate but the newer
 // fields' generation type, which the oracle lacks).
 var coverage = []string{
-	"in: constant", "in: @@activate", "in: sticky", "in: key", "in: recursion pass", "in: min activations pass",
+	"in: constant", "in: @@activate", "in: external", "in: sticky", "in: key", "in: recursion pass", "in: min activations pass",
 	"out: disabled", "out: character filter", "out: delay", "out: cooldown", "out: delay until recursion",
 	"out: delay level", "out: exclude recursion", "out: @@dont_activate", "out: no keys", "out: keys",
 	"out: secondary logic", "out: group", "out: probability", "out: budget", "out: max recursion steps",
@@ -274,17 +329,17 @@ func note(seen map[string]bool, tu turn) {
 	}
 }
 
-func checkCase(t *testing.T, file, rel string, seen map[string]bool) {
+func checkCase(t *testing.T, corpus stCorpus, file, rel string, seen map[string]bool) {
 	c, lb := loadCase(t, file)
 	var g goldenFile
-	data, err := os.ReadFile(filepath.Join("testdata/golden", rel))
+	data, err := os.ReadFile(filepath.Join(corpus.golden, rel))
 	if err != nil {
 		t.Fatalf("no golden output (run scripts/oracle-sillytavern): %v", err)
 	}
 	if err := json.Unmarshal(data, &g); err != nil {
 		t.Fatal(err)
 	}
-	in := caseInput(t, c, lb)
+	in := versionInput(t, c, lb, corpus.version)
 	lengths := c.Turns
 	scans := g.Turns
 	if lengths == nil {
@@ -356,6 +411,9 @@ func describeTurn(tu turn, an bool) turnView {
 	for i, d := range sl.depth {
 		v.Points[fmt.Sprintf("depth#%d %v/%v", i, d.depth, d.role)] = join(d.entries)
 	}
+	for _, name := range sl.outletNames {
+		v.Points["outlet "+name] = join(sl.outlets[name])
+	}
 	for _, a := range tu.res.Activated {
 		if a.Kind == "card" {
 			continue // a card's own field, not world info: the oracle lists none
@@ -405,6 +463,15 @@ func expectTurn(g goldenScan, tu turn, an bool) turnView {
 	for i, d := range g.DepthEntries {
 		v.Points[fmt.Sprintf("depth#%d %v/%v", i, formats.JSNumber(d.Depth), formats.JSNumber(d.Role))] = d.Content
 	}
+	for name, text := range g.Outlets {
+		v.Points["outlet "+name] = text
+	}
+	outletOf := map[string]string{} // uid → outlet name (the case's field)
+	for _, e := range tu.sc.entries {
+		outletOf[e.uid] = e.outletName
+	}
+	var outletNames []string
+	outlets := map[string][]string{}
 	// Insertion points in prompt order: Order descending (ties in
 	// activation order), each entry put at the front of its point.
 	sorted := append([]goldenEntry(nil), g.Activated...)
@@ -435,11 +502,25 @@ func expectTurn(g goldenScan, tu turn, an bool) turnView {
 		case posEMTop:
 			emTop = append(emTop, uidText(e.UID))
 			continue
+		case posOutlet:
+			// 1.12.6 has no outlets; 1.18.0 appends to each named one.
+			name := outletOf[uidText(e.UID)]
+			if !tu.sc.s.v118() || name == "" {
+				continue
+			}
+			if _, ok := outlets[name]; !ok {
+				outletNames = append(outletNames, name)
+			}
+			outlets[name] = append(outlets[name], uidText(e.UID))
+			continue
 		}
 		slots[k] = append([]string{uidText(e.UID)}, slots[k]...)
 	}
 	if len(emTop) > 0 {
 		slots[positionNames[posEMTop]] = emTop // unshifted twice: Order descending
+	}
+	for _, name := range outletNames {
+		slots[positionNames[posOutlet]] = append(slots[positionNames[posOutlet]], outlets[name]...)
 	}
 	v.Slots = slots
 	v.Budget = g.Budget

@@ -168,6 +168,9 @@ func (e *entry) placement(s *Settings) (place, never reason.Reason) {
 	case posEMBottom:
 		return at(reason.STPlaceEMBottom), never
 	case posOutlet:
+		if !s.v118() || e.outletName == "" { // 1.12.6 has no outlets; 1.18.0 skips a nameless one
+			return place, at(reason.STNeverOutlet)
+		}
 		return at(reason.STPlaceOutlet, reason.P("name", e.outletName)), never
 	}
 	return place, at(reason.STNeverPosition, reason.P("position", e.position))

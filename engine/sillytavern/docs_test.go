@@ -94,8 +94,11 @@ func (ex docExample) asCase(t *testing.T) []byte {
 // checkCase makes sure the example is a case of the conformance corpus
 // (-update writes it; scripts/oracle-sillytavern records SillyTavern's
 // output for it).
-func (ex docExample) checkCase(t *testing.T) {
-	path := filepath.Join("testdata", "cases", "doc", ex.ID+".json")
+func (ex docExample) checkCase(t *testing.T) { ex.checkCaseIn(t, "doc") }
+
+// checkCaseIn is checkCase for a folder of testdata/cases.
+func (ex docExample) checkCaseIn(t *testing.T, dir string) {
+	path := filepath.Join("testdata", "cases", dir, ex.ID+".json")
 	want := ex.asCase(t)
 	got, err := os.ReadFile(path)
 	if string(got) == string(want) {

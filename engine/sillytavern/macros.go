@@ -42,6 +42,61 @@ func newMacros(user, char string, card map[string]string) *macros {
 	return m
 }
 
+// add118 gives the macros SillyTavern 1.18.0's substituteParams
+// adds to 1.12.6's, for a one-character chat: {{charInstruction}} (the
+// post-history instructions, as {{charJailbreak}}), {{mesExamplesRaw}} (the
+// card's examples as written), {{charDepthPrompt}} (the Character's Note),
+// {{creatorNotes}}, then after the names {{groupNotMuted}} (the character)
+// and {{notChar}} (the user). {{mesExamples}} becomes the examples as
+// Chat Completion sends them: each <START> block trimmed, under a
+// "<START>" line, ending in a line break.
+func (m *macros) add118(card map[string]string) *macros {
+	var cardVars, names []macroVar
+	for _, v := range m.env {
+		switch v.name {
+		case "user", "char", "group", "charIfNotGroup", "model":
+			names = append(names, v)
+		case "mesExamples":
+			cardVars = append(cardVars, macroVar{v.name, chatExamples(v.value)})
+		default:
+			cardVars = append(cardVars, v)
+		}
+	}
+	cardVars = append(cardVars, macroVar{"charInstruction", card["post_history_instructions"]},
+		macroVar{"mesExamplesRaw", card["mes_example"]}, macroVar{"charDepthPrompt", jsTrim(card["depth_prompt"])},
+		macroVar{"creatorNotes", jsTrim(card["creator_notes"])})
+	names = append(names, macroVar{"groupNotMuted", m.chr}, macroVar{"notChar", m.usr})
+	m.env = append(cardVars, names...)
+	return m
+}
+
+// chatExamples is SillyTavern's parseMesExamples joined, for Chat
+// Completion: "<START>" put first when missing, then each block after a
+// <START> (any case) trimmed, as "<START>\n" + block + "\n".
+func chatExamples(s string) string {
+	if s == "" || s == "<START>" {
+		return ""
+	}
+	if !strings.HasPrefix(s, "<START>") {
+		s = "<START>\n" + jsTrim(s)
+	}
+	var b strings.Builder
+	rest := s
+	for {
+		i := indexFold(rest, "<START>")
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len("<START>"):]
+		block := rest
+		if j := indexFold(rest, "<START>"); j >= 0 {
+			block = rest[:j]
+		}
+		b.WriteString("<START>\n" + jsTrim(block) + "\n")
+	}
+	return b.String()
+}
+
 // setChat gives {{lastMessage}} and its kin the chat of this generation
 // (system messages already left out).
 func (m *macros) setChat(msgs []chatMessage) {

@@ -19,7 +19,8 @@ import (
 // depth when it goes in at one). Only prompt-only scripts run then; a
 // script with neither flag ran when its message was written, so it is in
 // the transcript already, except in the greeting SillyTavern writes itself
-// when it opens a chat. The global scripts (settings.sillytavern
+// when it opens a chat. Before 1.18 (settings.sillytavern.version 1.12.6)
+// a script with neither flag ran then too. The global scripts (settings.sillytavern
 // .regexScripts) run before the card's (extensions.regex_scripts, as when
 // the user allowed them for the card; cardRegexScripts: false turns them
 // off), as SillyTavern orders them.
@@ -48,7 +49,7 @@ func regexScripts(lb *schema.Lorebook, s *Settings) ([]*stregex.Script, error) {
 
 // scriptRunner runs the scripts of one generation with its macros.
 func (b *book) scriptRunner(m *macros) *stregex.Runner {
-	return &stregex.Runner{Clock: match.NewRegexClock(), Macros: stregex.Macros{
+	return &stregex.Runner{Clock: match.NewRegexClock(), PlainInPrompt: !b.s.v118(), Macros: stregex.Macros{
 		Expand:  m.expand,
 		Escaped: func(s string) string { return m.expand(escapeNames(s, m)) },
 	}}

@@ -156,3 +156,25 @@ func TestCardScripts(t *testing.T) {
 func formatsConvert(name, data string) (*schema.Lorebook, any, error) {
 	return formats.Convert(name, []byte(data))
 }
+
+// TestPlainScriptsBefore118: at 1.12.6 a script with neither flag ran on
+// the prompt too (getRegexedString had no !isPrompt), so it changes what
+// World Info finds there and what is sent; at 1.18.0 it does not.
+func TestPlainScriptsBefore118(t *testing.T) {
+	book := `{"entries": {"0": {"uid": 0, "key": ["dragon"], "comment": "dragon", "content": "Dragons hoard gold."}}}`
+	plain := `{"scriptName": "wyrm", "findRegex": "/wyrm/gi", "replaceString": "dragon", "placement": [1], "promptOnly": false, "markdownOnly": false}`
+	for _, c := range []struct {
+		version, want, sent string
+	}{
+		{"1.18.0", "", "I saw a WYRM"},
+		{"1.12.6", "dragon@before-char", "I saw a dragon"},
+	} {
+		r := mustRender(t, stInput(t, book, map[string]any{"regexScripts": scripts(t, plain), "version": c.version}, "I saw a WYRM"))
+		if got := inPrompt(r); got != c.want {
+			t.Errorf("%s: in the prompt %q, want %q", c.version, got, c.want)
+		}
+		if sent := r.Messages[len(r.Messages)-1].Content; sent != c.sent {
+			t.Errorf("%s: sent %q, want %q", c.version, sent, c.sent)
+		}
+	}
+}

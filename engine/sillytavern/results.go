@@ -27,6 +27,8 @@ func (sc *scan) trigger(a *activation) render.Trigger {
 	switch a.reason {
 	case "constant", "@@activate":
 		return render.Trigger{In: "always"}
+	case "external":
+		return render.Trigger{In: "forced"}
 	case "sticky":
 		return render.Trigger{In: "sticky"}
 	}
@@ -66,7 +68,7 @@ func (sc *scan) locate(a *activation) string {
 		case j < n:
 			return sc.messageRef(j)
 		case sc.found.inject[k][ref.pat]:
-			return "authors-note"
+			return sc.injectRef(ref)
 		case sc.found.recEntry[ref.pat] >= 0:
 			return "entry:" + sc.entries[sc.found.recEntry[ref.pat]].src.ID
 		}
@@ -79,9 +81,9 @@ func (sc *scan) locate(a *activation) string {
 			return sc.messageRef(j)
 		}
 	}
-	for _, t := range sc.buf.inject {
+	for i, t := range sc.buf.inject {
 		if one(t) {
-			return "authors-note"
+			return sc.injectRefs[i]
 		}
 	}
 	for pass, es := range sc.recursed {
@@ -180,6 +182,8 @@ func (p *prompt) explain(sl *slots) map[string]*render.Explanation {
 			x.Reasons = append(x.Reasons, e.about(reason.STEmptyAfterMacros, "content"))
 		case e.position == posANTop || e.position == posANBottom:
 			x.Reasons = append(x.Reasons, e.about(reason.STAuthorsNoteUnsent, "position"))
+		case e.position == posOutlet && e.outletName == "" && sc.s.v118():
+			x.Reasons = append(x.Reasons, e.about(reason.STOutletUnnamed, "outletName"))
 		default:
 			x.Reasons = append(x.Reasons, e.about(reason.STNoInsertionPoint, "position", reason.P("position", e.position)))
 		}
@@ -197,6 +201,8 @@ func (sc *scan) activationReason(a *activation) reason.Reason {
 		return a.e.about(reason.STActivatedDecorator, "content", pass)
 	case "sticky":
 		return a.e.about(reason.STActivatedSticky, "sticky", pass)
+	case "external":
+		return a.e.about(reason.STActivatedExternal, "uid", pass)
 	}
 	t := sc.trigger(a)
 	return a.e.about(reason.STActivatedKey, "key", pass, reason.P("key", t.Keyword), reason.P("in", t.In))
@@ -221,4 +227,15 @@ func (sc *scan) messageRef(j int) string {
 		return sc.greeting
 	}
 	return "message:" + strconv.Itoa(sc.chatIndex[j])
+}
+
+// injectRef names the first scanned injection (the Author's Note, the
+// Character's Note) a literal key is in.
+func (sc *scan) injectRef(ref keyRef) string {
+	for i, t := range sc.buf.inject {
+		if sc.keys.ix.in(ref, t) {
+			return sc.injectRefs[i]
+		}
+	}
+	return "authors-note"
 }

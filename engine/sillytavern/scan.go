@@ -11,8 +11,8 @@ import (
 	"github.com/lorekit/lore/tokenize"
 )
 
-// scan is one generation's World Info scan: SillyTavern 1.12.6's
-// checkWorldInfo, pass after pass (the chat, then recursion, min activations
+// scan is one generation's World Info scan: SillyTavern 1.18.0's (or
+// 1.12.6's, Settings.Version) checkWorldInfo, pass after pass (the chat, then recursion, min activations
 // and delayed recursion levels), then the budget.
 type scan struct {
 	s       *Settings
@@ -28,6 +28,8 @@ type scan struct {
 	keys    *keySet
 	found   *found
 	genType string // generation type
+	forced  []bool // activated from outside (forceActivate), by entry
+	forcedN []int  // those entries' indexes
 
 	budget     int
 	overflowed bool
@@ -44,6 +46,7 @@ type scan struct {
 	text       tally             // allActivatedText: recursion texts, newest first
 	recursed   [][]*entry        // per pass, the entries whose content recursion scans
 	chatIndex  []int             // transcript index of each scanned message (-1: the greeting)
+	injectRefs []string          // how the trace names each scanned injection
 	greeting   string            // the greeting's entry id
 	why        []*whyNot
 	clock      *match.RegexClock             // times the regular-expression keys
@@ -55,7 +58,7 @@ type activation struct {
 	e      *entry
 	pass   int     // scan pass (1 = the chat)
 	state  int     // scan state of that pass
-	reason string  // "constant", "@@activate", "sticky", "key"
+	reason string  // "constant", "@@activate", "external", "sticky", "key"
 	key    string  // the primary key that matched
 	where  string  // where it matched (trigger), found on demand
 	roll   float64 // the probability roll it passed, -1 for none
@@ -122,12 +125,20 @@ func (sc *scan) run() {
 			if sa != sb {
 				return sa
 			}
-			return now[a].e.idx < now[b].e.idx
+			return sc.sortIndex(now[a]) < sc.sortIndex(now[b])
 		})
 		tokensBefore := sc.text.count(sc.counter)
 		list := sc.groups(now, state)
 		forRecursion := sc.accept(list, tokensBefore)
 		sc.recursed = append(sc.recursed, forRecursion)
+		if sc.s.v118() {
+			// 1.18.0 activates a copy of a forced entry: its failed roll
+			// marks the copy, and the entry is forced, and rolled, again
+			// in the next pass.
+			for _, i := range sc.forcedN {
+				sc.failedRoll[i] = false
+			}
+		}
 		retry = retry[:0]
 		for _, a := range now {
 			if !sc.isActive[a.e.idx] && !sc.failedRoll[a.e.idx] {
@@ -166,9 +177,57 @@ func (sc *scan) run() {
 				parts[i] = sc.content[e.idx]
 			}
 			t := strings.Join(parts, "\n")
-			sc.buf.recurse = append(sc.buf.recurse, t)
-			fresh = sc.found.addRecurse(sc.keys.ix, t, forRecursion, parts)
-			sc.text.prepend(t+"\n", sc.counter)
+			fresh = nil
+			// 1.18.0 adds no empty recursion text (1.12.6 did: an empty
+			// text still made the recursion window non-empty and put a
+			// line break into the budget's count).
+			if t != "" || !sc.s.v118() {
+				sc.buf.recurse = append(sc.buf.recurse, t)
+				fresh = sc.found.addRecurse(sc.keys.ix, t, forRecursion, parts)
+				sc.text.prepend(t+"\n", sc.counter)
+			}
+		}
+	}
+}
+
+// sortIndex is where an activation sorts among the pass's, after the
+// sticky ones: its entry's place, but 1.18.0 puts forced entries first (the
+// copies it activates are not in its sorted list: indexOf gives -1).
+func (sc *scan) sortIndex(a *activation) int {
+	if a.reason == "external" && sc.s.v118() {
+		return -1
+	}
+	return a.e.idx
+}
+
+// force marks the entries forceActivate names: by uid (compared as
+// numbers when both are numbers, as the oracle compares them), or by lore's
+// entry id.
+func (sc *scan) force(uids []string) {
+	if len(uids) == 0 {
+		return
+	}
+	num := func(s string) (float64, bool) {
+		if jsTrim(s) == "" {
+			return 0, false
+		}
+		f := formats.JSNumber(s)
+		return f, f == f
+	}
+	names := make(map[string]bool, len(uids))
+	nums := map[float64]bool{}
+	for _, u := range uids {
+		names[u] = true
+		if f, ok := num(u); ok {
+			nums[f] = true
+		}
+	}
+	sc.forced = make([]bool, len(sc.entries))
+	for i, e := range sc.entries {
+		f, isNum := num(e.uid)
+		if names[e.uid] || names[e.src.ID] || isNum && nums[f] {
+			sc.forced[i] = true
+			sc.forcedN = append(sc.forcedN, i)
 		}
 	}
 }
@@ -239,6 +298,9 @@ func (sc *scan) candidates(fresh []int, retry []*activation) []int {
 	for _, i := range sc.delayed {
 		mark(i)
 	}
+	for _, i := range sc.forcedN {
+		mark(i)
+	}
 	for _, a := range retry {
 		mark(a.e.idx)
 	}
@@ -302,8 +364,15 @@ func (sc *scan) check(e *entry, state int, level float64) *activation {
 	if e.hasDecorator("@@dont_activate") {
 		return out(gateDontActivate, e.about(reason.STDontActivate, "content"))
 	}
+	forced := sc.forced != nil && sc.forced[e.idx]
+	if forced && sc.s.v118() {
+		return act("external", "")
+	}
 	if e.constant {
 		return act("constant", "")
+	}
+	if forced { // 1.12.6 looks after constant
+		return act("external", "")
 	}
 	if sticky {
 		return act("sticky", "")
@@ -385,7 +454,7 @@ func (sc *scan) secondaryHolds(e *entry, state int) bool {
 // triggered says whether the entry is for this generation type (the newer
 // "triggers" field; empty means every type).
 func (sc *scan) triggered(e *entry) bool {
-	if len(e.triggers) == 0 || sc.genType == "" {
+	if len(e.triggers) == 0 || sc.genType == "" || !sc.s.v118() { // 1.12.6 has no triggers
 		return true
 	}
 	return contains(e.triggers, sc.genType)

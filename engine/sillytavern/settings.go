@@ -12,8 +12,12 @@ import (
 
 // Settings are SillyTavern's global World Info settings (settings.sillytavern
 // in the manifest, or a file given with --st-settings), with the values a
-// fresh SillyTavern 1.12.6 install ships (default/content/settings.json).
+// fresh SillyTavern install ships (default/content/settings.json, the same
+// in 1.12.6 and 1.18.0).
 type Settings struct {
+	// Version is the SillyTavern release whose World Info lore follows:
+	// "1.18.0" (the default) or "1.12.6" (docs/engines.md lists what differs).
+	Version                string
 	ScanDepth              float64 // messages scanned, newest first
 	CaseSensitive          bool
 	MatchWholeWords        bool
@@ -43,7 +47,21 @@ type Settings struct {
 	// shape); CardRegexScripts runs the card's too (regexscripts.go).
 	RegexScripts     []*stregex.Script
 	CardRegexScripts bool
+	// ForceActivate are the entries activated from outside the scan, as
+	// SillyTavern's Vector Storage does with its similarity hits (the
+	// WORLDINFO_FORCE_ACTIVATE event; 1.18.0 only): uids, each a number or
+	// a string, or {"uid": …, "world": …} objects.
+	ForceActivate []string
 }
+
+// The releases settings.sillytavern.version selects.
+const (
+	Version118 = "1.18.0"
+	Version126 = "1.12.6"
+)
+
+// v118 says whether the settings follow 1.18.0 (else 1.12.6).
+func (s *Settings) v118() bool { return s.Version != Version126 }
 
 // AuthorsNote is the chat's Author's Note, which SillyTavern injects into
 // the chat at a depth, with the an-top and an-bottom entries around it.
@@ -58,9 +76,10 @@ type AuthorsNote struct {
 // generationTypes are SillyTavern's generation types (entries' triggers).
 var generationTypes = []string{"normal", "continue", "impersonate", "swipe", "regenerate", "quiet"}
 
-// DefaultSettings are SillyTavern 1.12.6's shipped values.
+// DefaultSettings are SillyTavern's shipped values, at 1.18.0.
 func DefaultSettings() Settings {
 	return Settings{
+		Version:   Version118,
 		ScanDepth: 2, MatchWholeWords: true, IncludeNames: true, Recursive: true, Budget: 25,
 		GenerationType: "normal",
 		AuthorsNote:    AuthorsNote{Active: true, Depth: 4}, CardRegexScripts: true,
@@ -75,7 +94,7 @@ var settingKeys = map[string]bool{
 	"recursive": true, "maxRecursionSteps": true, "minActivations": true, "minActivationsDepthMax": true,
 	"budget": true, "budgetCap": true, "useGroupScoring": true, "characterName": true,
 	"characterTags": true, "maxContext": true, "userName": true, "seed": true, "generationType": true,
-	"authorsNote": true, "regexScripts": true, "cardRegexScripts": true,
+	"authorsNote": true, "regexScripts": true, "cardRegexScripts": true, "version": true, "forceActivate": true,
 	// the oracle harness's own
 	"overflowAlert": true, "characterStrategy": true, "characterFilename": true, "fillDefaults": true,
 	"tokenizer": true, "turns": true,
@@ -154,11 +173,17 @@ func ParseSettings(m map[string]any) (Settings, error) {
 			ok = true
 		case "cardRegexScripts":
 			s.CardRegexScripts, ok = v.(bool)
+		case "version":
+			s.Version, ok = v.(string)
+			ok = ok && (s.Version == Version118 || s.Version == Version126)
+		case "forceActivate":
+			s.ForceActivate, ok = forcedList(v)
 		default:
 			ok = true // the oracle harness's own keys
 		}
 		if !ok {
-			want := map[string]string{"characterName": "a string", "userName": "a string", "generationType": "one of " + strings.Join(generationTypes, ", "),
+			want := map[string]string{"version": `"1.18.0" or "1.12.6"`, "forceActivate": "a list of uids (numbers, strings or {\"uid\": …} objects)",
+				"characterName": "a string", "userName": "a string", "generationType": "one of " + strings.Join(generationTypes, ", "),
 				"characterTags": "a list of strings", "seed": "a number", "authorsNote": "an object",
 				"caseSensitive": "true or false", "matchWholeWords": "true or false", "includeNames": "true or false",
 				"recursive": "true or false", "useGroupScoring": "true or false", "cardRegexScripts": "true or false"}[k]
@@ -262,6 +287,30 @@ func stringList(v any) ([]string, bool) {
 			out = append(out, s)
 		case float64:
 			out = append(out, render.FormatValue(s))
+		default:
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// forcedList reads forceActivate: uids as numbers or strings, or objects
+// with a uid (and a world, which must be the book's: lore renders one).
+func forcedList(v any) ([]string, bool) {
+	xs, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, 0, len(xs))
+	for _, x := range xs {
+		if m, ok := x.(map[string]any); ok {
+			x = m["uid"]
+		}
+		switch u := x.(type) {
+		case string:
+			out = append(out, u)
+		case float64:
+			out = append(out, render.FormatValue(u))
 		default:
 			return nil, false
 		}

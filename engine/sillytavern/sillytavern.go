@@ -1,6 +1,6 @@
 // Package sillytavern is the engine that renders a lorebook as SillyTavern's
-// World Info would (--engine sillytavern): the activation of release 1.12.6
-// (world-info.js checkWorldInfo) — keys, whole words and case as it matches
+// World Info would (--engine sillytavern): the activation of release 1.18.0,
+// or 1.12.6 (Settings.Version), (world-info.js checkWorldInfo) — keys, whole words and case as it matches
 // them, scan depth, recursion and its levels, min activations, probability
 // and inclusion groups on a seeded mulberry32, timed effects carried between
 // generations, the budget as a share of the context — and placement at its
@@ -55,6 +55,7 @@ type keysFor struct {
 	user, char  string
 	cs, whole   bool
 	description string // the card's texts, which {{description}} and kin expand to
+	version     string // the SillyTavern release (its macros)
 }
 
 // New returns the engine.
@@ -78,7 +79,7 @@ func (eng *Engine) keySet(l *loaded, b *book, m *macros) *keySet {
 		return newKeySet(l.entries, &b.s, m)
 	}
 	k := keysFor{user: b.user, char: b.char, cs: b.s.CaseSensitive, whole: b.s.MatchWholeWords,
-		description: fmt.Sprint(b.card)}
+		description: fmt.Sprint(b.card), version: b.s.Version}
 	eng.mu.Lock()
 	defer eng.mu.Unlock()
 	ks := l.keys[k]
@@ -410,7 +411,7 @@ func (b *book) chat(prefix []schema.Message) []chatMessage {
 	// first message, macros replaced); a transcript that opens with the
 	// character's message already holds it.
 	if b.greeting != "" && (len(out) == 0 || out[0].user) {
-		gm := newMacros(b.user, b.char, b.card)
+		gm := b.macros()
 		gm.budget = render.NewMacroBudget(b.in)
 		g := chatMessage{index: -1, name: b.char, text: gm.expand(b.greetText)}
 		out = append([]chatMessage{g}, out...)
@@ -435,7 +436,7 @@ func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn
 	b.prefix, b.nonSystem = prefix, -1
 	msgs, total := b.chatTail(prefix, float64(reach)+tailSlack)
 	reach = min(reach, len(msgs))
-	m := newMacros(b.user, b.char, b.card)
+	m := b.macros()
 	m.budget = render.NewMacroBudget(b.in)
 	m.setChat(msgs)
 	scripts := b.scriptRunner(m)
@@ -452,20 +453,30 @@ func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn
 		}
 		scanned[j], index[j] = jsTrim(t), c.index
 	}
-	var inject []string
+	var inject, injectRefs []string
 	an := b.s.AuthorsNote
 	if an.Active && an.AllowWIScan {
 		if t := m.expand(an.Content); t != "" {
-			inject = append(inject, t)
+			inject, injectRefs = append(inject, t), append(injectRefs, "authors-note")
+		}
+	}
+	// The card's Character's Note is the extension prompt DEPTH_PROMPT,
+	// which SillyTavern registers as scanned when the Author's Note's
+	// "allow WI scan" is on (whether or not the note is sent this time).
+	if an.AllowWIScan {
+		if t := m.expand(jsTrim(b.card["depth_prompt"])); t != "" {
+			inject, injectRefs = append(inject, t), append(injectRefs, "character-note")
 		}
 	}
 	sc := newScan(&b.s, b.entries, b.eng.keySet(b.loaded, b, m), scanned, inject, b.sources(m), m, b.counter, b.maxContext)
 	sc.chatIndex = index
+	sc.injectRefs = injectRefs
 	sc.greeting = b.greeting
 	sc.rng = r
 	sc.char = b.char
 	sc.tags = b.s.CharacterTags
 	sc.genType = b.s.GenerationType
+	sc.force(b.s.ForceActivate)
 	sc.timed = newTimedScan(state, len(scanned), b.entries, b.name)
 	sc.timed.check()
 	if len(b.entries) > 0 {
@@ -502,6 +513,15 @@ func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn
 	return turn{res: res, sc: sc, sl: sl, draws: r.draws - drawn, timed: state.clone()}
 }
 
+// macros are the macros of the book's version of SillyTavern.
+func (b *book) macros() *macros {
+	m := newMacros(b.user, b.char, b.card)
+	if b.s.v118() {
+		m.add118(b.card)
+	}
+	return m
+}
+
 // chatDependent says whether a key's expansion depends on the chat.
 func chatDependent(entries []*entry) bool {
 	for _, e := range entries {
@@ -524,6 +544,9 @@ func (b *book) sources(m *macros) []string {
 	fields := []string{persona, b.card["description"], b.card["personality"], b.card["depth_prompt"],
 		b.card["scenario"], b.card["creator_notes"]}
 	out := make([]string, len(fields))
+	if !b.s.v118() {
+		return out // the match… switches are 1.13's: 1.12.6 scans none of these
+	}
 	for i, f := range fields {
 		out[i] = m.expand(f)
 	}

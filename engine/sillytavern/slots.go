@@ -10,7 +10,8 @@ import (
 // entries, each in prompt order: SillyTavern sorts the activated entries by
 // Order, highest first (ties in activation order), and puts each at the
 // front of its point, so a point reads Order ascending, ties in reverse
-// activation order.
+// activation order — but an outlet, which it appends to, reads Order
+// descending.
 type slots struct {
 	before, after     []*entry
 	anTop, anBottom   []*entry
@@ -69,6 +70,11 @@ func (sc *scan) slots(an bool) *slots {
 			}
 			slot.entries = append(slot.entries, e)
 		case posOutlet:
+			// Outlets are 1.13.5's; 1.18.0 skips an outlet entry without a
+			// name.
+			if !sc.s.v118() || e.outletName == "" {
+				continue
+			}
 			if _, ok := sl.outlets[e.outletName]; !ok {
 				sl.outletNames = append(sl.outletNames, e.outletName)
 			}
@@ -81,9 +87,7 @@ func (sc *scan) slots(an bool) *slots {
 	for _, s := range sl.depth {
 		reverse(s.entries)
 	}
-	for _, name := range sl.outletNames {
-		reverse(sl.outlets[name])
-	}
+	// An outlet's entries are appended, not put in front: Order descending.
 	// The example-message entries come in one list, Order ascending;
 	// Generate() puts each top one at the front of the examples in turn,
 	// which reverses them, and appends the bottom ones.

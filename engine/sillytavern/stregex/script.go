@@ -166,6 +166,13 @@ func (s *Script) AppliesWritten(placement int) bool {
 	return !s.Disabled && !s.MarkdownOnly && !s.PromptOnly && s.placed(placement)
 }
 
+// AppliesPlain says whether a script with neither flag runs on a prompt
+// text of this placement and depth, where a release runs such scripts
+// there (Runner.PlainInPrompt).
+func (s *Script) AppliesPlain(placement int, depth float64) bool {
+	return s.AppliesWritten(placement) && s.inDepth(depth)
+}
+
 func (s *Script) placed(placement int) bool {
 	for _, p := range s.Placement {
 		if p == float64(placement) {
@@ -210,9 +217,12 @@ func (m Macros) expand(s string) string {
 // Runner runs scripts within one render's regular-expression clock, and
 // keeps each find expression compiled.
 type Runner struct {
-	Clock    *match.RegexClock
-	Macros   Macros
-	compiled map[string]*compiled
+	Clock  *match.RegexClock
+	Macros Macros
+	// PlainInPrompt runs scripts with neither flag on prompt texts too, as
+	// SillyTavern did before 1.18 (getRegexedString had no !isPrompt).
+	PlainInPrompt bool
+	compiled      map[string]*compiled
 }
 
 type compiled struct {
@@ -226,7 +236,7 @@ type compiled struct {
 // message as it is written rather than sent.
 func (r *Runner) Apply(scripts []*Script, text string, placement int, depth float64, written bool) string {
 	for _, s := range scripts {
-		ok := s.Applies(placement, depth)
+		ok := s.Applies(placement, depth) || r.PlainInPrompt && s.AppliesPlain(placement, depth)
 		if written {
 			ok = s.AppliesWritten(placement)
 		}

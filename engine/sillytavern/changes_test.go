@@ -1,0 +1,97 @@
+package sillytavern
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/lorekit/lore/formats"
+	"github.com/lorekit/lore/internal/docexamples"
+	"github.com/lorekit/lore/internal/golden"
+	"github.com/lorekit/lore/render"
+	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/tokenize"
+)
+
+// changesSection is the part of docs/engines.md that lists what changed
+// from SillyTavern 1.12.6 to 1.18.0, each row with an example.
+const changesSection = "SillyTavern 1.12.6 → 1.18.0"
+
+// TestDocsChanges renders every example of docs/engines.md's "SillyTavern
+// 1.12.6 → 1.18.0" section with the sillytavern engine at both releases
+// and compares the listing under it (-update rewrites the listings and the
+// examples' conformance cases). An example whose book is a World Info book
+// is also a case of the conformance corpus (testdata/cases/changes), so
+// what it lists for each release is what that release's own code does; one
+// whose book is a character card (the oracle runs World Info books only)
+// is read from SillyTavern's source, as the page says.
+func TestDocsChanges(t *testing.T) {
+	data, err := os.ReadFile(docsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	rows, examples := docexamples.Parse(lines, changesSection, "V", commentedFile)
+	if err := docexamples.Check(rows, examples, "book.json", "chat.jsonl"); err != nil {
+		t.Fatalf("docs/engines.md, the %s section: %v", changesSection, err)
+	}
+	docexamples.Compare(t, docsPath, lines, examples, golden.Update(), "engine/sillytavern",
+		func(ex docexamples.Example) []string { return changeListing(t, docExample{ex}) },
+		func(ex docexamples.Example) {
+			if !isCard(ex.Files["book.json"]) {
+				docExample{ex}.checkCaseIn(t, "changes")
+			}
+		})
+}
+
+func isCard(book string) bool { return strings.Contains(book, `"spec"`) }
+
+// changeListing renders the example at 1.18.0 and at 1.12.6: the prompt,
+// one message a line, then each outlet's text.
+func changeListing(t *testing.T, ex docExample) []string {
+	dir := t.TempDir()
+	book, _, err := formats.Convert(filepath.Join(dir, "book.json"), []byte(ex.Files["book.json"]))
+	if err != nil {
+		t.Fatalf("example %s: %v", ex.ID, err)
+	}
+	chat := filepath.Join(dir, "chat.jsonl")
+	if err := os.WriteFile(chat, []byte(ex.Files["chat.jsonl"]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr, _, err := schema.LoadTranscript(chat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, v := range []string{Version118, Version126} {
+		_, settings, _ := ex.parse(t)
+		settings["version"] = v
+		counter, _ := tokenize.Get(tokenize.Chars4)
+		s := schema.DefaultSettings()
+		s.Tokenizer = tokenize.Chars4
+		in := &render.Input{Book: book, Transcript: tr, Settings: s, Counter: counter, EngineSettings: settings}
+		var sl *slots
+		var sc *scan
+		err := New().runTurns(in, []int{len(tr.Messages)}, func(_ int, tu turn) error {
+			out = append(out, "SillyTavern "+v)
+			out = append(out, docexamples.Listing(tu.res)...)
+			sl, sc = tu.sl, tu.sc
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("example %s, %s: %v", ex.ID, v, err)
+		}
+		names := append([]string(nil), sl.outletNames...)
+		sort.Strings(names)
+		for _, name := range names {
+			var parts, ids []string
+			for _, e := range sl.outlets[name] {
+				parts, ids = append(parts, sc.content[e.idx]), append(ids, e.src.ID)
+			}
+			out = append(out, "  outlet "+name+" ["+strings.Join(ids, ", ")+"]: "+strings.Join(parts, "⏎"))
+		}
+	}
+	return out
+}
