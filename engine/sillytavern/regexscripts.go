@@ -49,7 +49,7 @@ func regexScripts(lb *schema.Lorebook, s *Settings) ([]*stregex.Script, error) {
 
 // scriptRunner runs the scripts of one generation with its macros.
 func (b *book) scriptRunner(m *macros) *stregex.Runner {
-	return &stregex.Runner{Clock: match.NewRegexClock(), PlainInPrompt: !b.s.v118(), Macros: stregex.Macros{
+	return &stregex.Runner{Clock: match.NewRegexClock(), Before118: !b.s.v118(), Macros: stregex.Macros{
 		Expand:  m.expand,
 		Escaped: func(s string) string { return m.expand(escapeNames(s, m)) },
 	}}

@@ -168,7 +168,7 @@ func (s *Script) AppliesWritten(placement int) bool {
 
 // AppliesPlain says whether a script with neither flag runs on a prompt
 // text of this placement and depth, where a release runs such scripts
-// there (Runner.PlainInPrompt).
+// there (Runner.Before118).
 func (s *Script) AppliesPlain(placement int, depth float64) bool {
 	return s.AppliesWritten(placement) && s.inDepth(depth)
 }
@@ -219,10 +219,12 @@ func (m Macros) expand(s string) string {
 type Runner struct {
 	Clock  *match.RegexClock
 	Macros Macros
-	// PlainInPrompt runs scripts with neither flag on prompt texts too, as
-	// SillyTavern did before 1.18 (getRegexedString had no !isPrompt).
-	PlainInPrompt bool
-	compiled      map[string]*compiled
+	// Before118 runs the scripts as SillyTavern 1.12.6 did: scripts with
+	// neither flag run on prompt texts too (getRegexedString had no
+	// !isPrompt), substituteRegex is a yes or no (any truthy value expands
+	// the macros as written), and $<name> is not a group but text.
+	Before118 bool
+	compiled  map[string]*compiled
 }
 
 type compiled struct {
@@ -236,7 +238,7 @@ type compiled struct {
 // message as it is written rather than sent.
 func (r *Runner) Apply(scripts []*Script, text string, placement int, depth float64, written bool) string {
 	for _, s := range scripts {
-		ok := s.Applies(placement, depth) || r.PlainInPrompt && s.AppliesPlain(placement, depth)
+		ok := s.Applies(placement, depth) || r.Before118 && s.AppliesPlain(placement, depth)
 		if written {
 			ok = s.AppliesWritten(placement)
 		}
@@ -253,7 +255,11 @@ func (r *Runner) Run(s *Script, text string) string {
 		return text
 	}
 	find := s.Find
-	switch s.Substitute {
+	sub := s.Substitute
+	if r.Before118 && sub != 0 {
+		sub = SubstituteRaw
+	}
+	switch sub {
 	case SubstituteRaw:
 		find = r.Macros.expand(find)
 	case SubstituteEscaped:
@@ -309,7 +315,7 @@ func (r *Runner) replacement(s *Script, c *compiled, m *regexp2.Match, text stri
 			}
 			val, has = arg(groups, c.named, n, m, text)
 			i = k - 1
-		case rep[j] == '<':
+		case rep[j] == '<' && !r.Before118:
 			end := strings.IndexByte(rep[j+1:], '>')
 			if end <= 0 {
 				b.WriteByte('$')
