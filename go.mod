@@ -14,6 +14,7 @@ require (
 	github.com/spf13/pflag v1.0.10
 	github.com/spf13/viper v1.21.0
 	github.com/tiktoken-go/tokenizer v0.10.0
+	github.com/tliron/glsp v0.2.2
 	golang.org/x/text v0.44.0
 	gopkg.in/yaml.v3 v3.0.1
 )
