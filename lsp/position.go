@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -79,9 +80,6 @@ func (t *text) line(l int) string {
 	}
 	return strings.TrimSuffix(t.s[t.starts[l]:end], "\r")
 }
-
-// lines is the number of lines.
-func (t *text) lines() int { return len(t.starts) }
 
 // toLSP turns lore's line and rune column (1-based; 0 for none) into an
 // LSP position.
@@ -173,4 +171,40 @@ func wordish(r rune) bool {
 		return r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
 	}
 	return !strings.ContainsRune("、。，．！？「」『』（）　：；…", r)
+}
+
+// posOf is the LSP position of a byte offset.
+func (t *text) posOf(off int) protocol.Position {
+	off = min(max(off, 0), len(t.s))
+	l := sort.Search(len(t.starts), func(i int) bool { return t.starts[i] > off }) - 1
+	n := uint32(0)
+	for _, r := range t.s[t.starts[l]:off] {
+		n += uint32(utf16Len(r))
+	}
+	return protocol.Position{Line: uint32(l), Character: n}
+}
+
+// edit is the one TextEdit that turns t's text into out: the part between
+// their common prefix and suffix (cut on character boundaries), so an
+// editor keeps its cursor and undo history for the rest.
+func (t *text) edit(out string) (protocol.TextEdit, bool) {
+	a := t.s
+	if a == out {
+		return protocol.TextEdit{}, false
+	}
+	p := 0
+	for p < len(a) && p < len(out) && a[p] == out[p] {
+		p++
+	}
+	for p > 0 && !utf8.RuneStart(a[p]) {
+		p--
+	}
+	s := 0
+	for s < len(a)-p && s < len(out)-p && a[len(a)-1-s] == out[len(out)-1-s] {
+		s++
+	}
+	for s > 0 && !utf8.RuneStart(a[len(a)-s]) {
+		s--
+	}
+	return protocol.TextEdit{Range: protocol.Range{Start: t.posOf(p), End: t.posOf(len(a) - s)}, NewText: out[p : len(out)-s]}, true
 }
