@@ -10,7 +10,6 @@ import (
 
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/match"
-	"github.com/lorekit/lore/schema"
 )
 
 // RulesURL is where codeDescription links a rule id: docs/rules.md's anchor
@@ -109,28 +108,46 @@ func (a *analysis) related(d diag.Diagnostic) []protocol.DiagnosticRelatedInform
 	case "keyword-collision", "keyword-overlap":
 		// The keyword at the finding's place, and every other entry's
 		// keyword that is the same once normalised.
-		var g string
-		for _, e := range a.book.Entries {
-			for _, k := range e.Keywords {
-				if k.Pos == d.Pos() {
-					g = match.Normalize(k.Text)
-				}
-			}
-		}
-		if g == "" {
+		kx := a.keywordIndex()
+		g, ok := kx.groupAt[d.Pos()]
+		if !ok {
 			break
 		}
-		for _, e := range a.book.Entries {
-			for _, k := range e.Keywords {
-				if k.Pos != d.Pos() && match.Normalize(k.Text) == g {
-					add(a.valuePlace(k.Pos), "also a keyword of entry "+e.ID)
-				}
+		for _, k := range kx.byGroup[g] {
+			if k.pos != d.Pos() {
+				add(a.valuePlace(k.pos), "also a keyword of entry "+k.entry)
 			}
 		}
 	case "recursion-loop":
 		a.loopHops(d, add)
 	}
 	return out
+}
+
+// keywords is every keyword of the book by its position and by its
+// normalised text, built once per analysis.
+type keywords struct {
+	groupAt map[diag.Pos]string
+	byGroup map[string][]keywordAt
+}
+
+type keywordAt struct {
+	pos   diag.Pos
+	entry string
+}
+
+func (a *analysis) keywordIndex() *keywords {
+	a.kwOnce.Do(func() {
+		a.kws = &keywords{groupAt: map[diag.Pos]string{}, byGroup: map[string][]keywordAt{}}
+		for _, e := range a.book.Entries {
+			for _, k := range e.Keywords {
+				g := match.Normalize(k.Text)
+				a.kws.groupAt[k.Pos] = g
+				a.kws.byGroup[g] = append(a.kws.byGroup[g], keywordAt{k.Pos, e.ID})
+			}
+		}
+	})
+	return a.kws
 }
 
 // loopHops adds, for each hop "A → B (via "word")" of a recursion loop's
@@ -148,23 +165,21 @@ func (a *analysis) loopHops(d diag.Diagnostic, add func(place, string)) {
 	for i, e := range a.book.Entries {
 		byID[e.ID] = i
 	}
-	a.index()
 	for h := 1; h < len(hops); h++ {
 		from, okF := byID[strings.Fields(hops[h-1])[0]]
 		to, okT := byID[strings.Fields(hops[h])[0]]
-		word := ""
-		if m := quotedWord.FindAllStringSubmatch(hops[h], -1); len(m) > 0 {
-			word = m[len(m)-1][1]
-		}
-		if !okF || !okT {
+		m := quotedWord.FindAllStringSubmatch(hops[h], -1)
+		if !okF || !okT || len(m) == 0 {
 			continue
 		}
-		for i := range a.mentions {
-			m := &a.mentions[i]
-			if m.from == from && m.owner == to && (word == "" || strings.EqualFold(m.kw.Text, word)) {
-				add(a.mentionPlace(m), a.book.Entries[from].ID+" activates "+a.book.Entries[to].ID+" (via \""+m.kw.Text+"\")")
-				break
-			}
+		word := m[len(m)-1][1]
+		// The word in the content it was found in, matched as lore
+		// matches it: one small automaton per hop, not the whole book's.
+		e := a.book.Entries[from]
+		mt, _ := match.Compile([]match.Pattern{{Text: word}})
+		if hits := mt.Find(e.Content); len(hits) > 0 {
+			mm := mention{from: from, start: hits[0].Start, end: hits[0].End, owner: to}
+			add(a.mentionPlace(&mm), e.ID+" activates "+a.book.Entries[to].ID+" (via \""+word+"\")")
 		}
 	}
 }
@@ -173,6 +188,11 @@ func (a *analysis) loopHops(d diag.Diagnostic, add func(place, string)) {
 // book holds (none: an empty list, which clears what was shown), and for
 // any other file a finding points at.
 func (a *analysis) published() map[string][]protocol.Diagnostic {
+	a.pubOnce.Do(func() { a.pub = a.publish() })
+	return a.pub
+}
+
+func (a *analysis) publish() map[string][]protocol.Diagnostic {
 	out := map[string][]protocol.Diagnostic{}
 	for _, f := range a.files {
 		out[f] = []protocol.Diagnostic{}
@@ -197,5 +217,3 @@ func (a *analysis) published() map[string][]protocol.Diagnostic {
 func (a *analysis) isLoreFile(p string) bool {
 	return a.book != nil && a.book.Format == "lore" && contains(a.book.Files, p)
 }
-
-var _ = schema.Pos{}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"sort"
 	"sync"
 	"time"
@@ -360,6 +361,9 @@ func (s *Server) bookFor(path string) string {
 	if b != path {
 		return b
 	}
+	if _, known := s.books[path]; known {
+		return path // a book of one file stays one while it is open
+	}
 	var data []byte
 	if t, ok := s.docs[path]; ok {
 		data = []byte(t.s)
@@ -389,7 +393,7 @@ func (s *Server) analyse(ctx context.Context, book string) *analysis {
 	prev := s.books[book]
 	s.books[book] = a
 	delete(s.dirty, book)
-	pub := a.published()
+	pub := maps.Clone(a.published())
 	if prev != nil {
 		for _, f := range prev.files {
 			if _, ok := pub[f]; !ok {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/engine"
 	"github.com/lorekit/lore/formats"
@@ -74,6 +76,10 @@ type analysis struct {
 	opts     Options
 
 	once     sync.Once
+	kwOnce   sync.Once
+	pubOnce  sync.Once
+	pub      map[string][]protocol.Diagnostic
+	kws      *keywords
 	mentions []mention
 	descr    *render.Description
 	counter  tokenize.Counter
