@@ -9,11 +9,12 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/lorekit/lore/diag"
+	"github.com/lorekit/lore/lint"
 	"github.com/lorekit/lore/match"
 )
 
-// RulesURL is where codeDescription links a rule id: docs/rules.md's anchor
-// for it.
+// RulesURL is where codeDescription links a rule id: docs/rules.md's
+// section of it (its heading is the id), on the project's repository.
 const RulesURL = "https://github.com/lorekit/lore/blob/main/docs/rules.md#"
 
 func pathToURI(p string) string {
@@ -79,7 +80,7 @@ func (a *analysis) toLSP(d diag.Diagnostic) protocol.Diagnostic {
 		Source:   &src,
 		Message:  d.Message,
 	}
-	if d.Rule != "" {
+	if lint.RuleByID(d.Rule) != nil { // load and config findings have no section there
 		out.CodeDescription = &protocol.CodeDescription{HRef: RulesURL + d.Rule}
 	}
 	out.RelatedInformation = a.related(d)

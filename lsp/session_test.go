@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -168,4 +169,40 @@ func apply(t *testing.T, s string, edits []protocol.TextEdit) string {
 		out = out[:a] + edits[i].NewText + out[b:]
 	}
 	return out
+}
+
+// A broken buffer is a diagnostic at its line, not a crash; requests on it
+// are answered; mending it clears the diagnostic.
+func TestSessionBrokenFile(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"book.yaml": "entries:\n  - id: tavern\n    section: chat-history\n    keywords: [tavern]\n    content: The tavern.\n"})
+	c := startClient(t, root, nil)
+	c.open("book.yaml")
+	if ds := c.waitDiags("book.yaml"); len(ds) != 0 {
+		t.Fatalf("a clean book: %+v", ds)
+	}
+	c.change("book.yaml", 2, "entries:\n  - id: tavern\n    section: [chat-history\n    content: The tavern.\n")
+	ds := c.waitDiags("book.yaml")
+	if len(ds) != 1 || ds[0].Code != "load" || ds[0].Severity != 1 || ds[0].Range.Start.Line < 2 {
+		t.Fatalf("broken YAML: %+v, want one load error from line 3 on", ds)
+	}
+	c.at("textDocument/hover", "book.yaml", 1, 9, nil)
+	c.doc("textDocument/documentSymbol", "book.yaml", nil)
+	c.at("textDocument/completion", "book.yaml", 2, 13, nil)
+	var res json.RawMessage
+	err := c.conn.Call(context.Background(), "textDocument/formatting", map[string]any{"textDocument": map[string]any{"uri": c.uri("book.yaml")},
+		"options": map[string]any{"tabSize": 2, "insertSpaces": true}}, &res)
+	if err == nil {
+		t.Errorf("formatting a broken file answered %s, want an error", res)
+	}
+	// Binary junk and an empty buffer: diagnostics too.
+	c.change("book.yaml", 3, "\x00\x01\x02")
+	if ds := c.waitDiags("book.yaml"); len(ds) != 1 {
+		t.Errorf("binary buffer: %+v", ds)
+	}
+	c.change("book.yaml", 4, "entries:\n  - id: tavern\n    section: chat-history\n    keywords: [tavern]\n    content: The tavern.\n")
+	if ds := c.waitDiags("book.yaml"); len(ds) != 0 {
+		t.Errorf("mended: %+v, want the diagnostics cleared", ds)
+	}
+	c.finish("broken")
 }
