@@ -101,7 +101,13 @@ func (t *text) offset(p protocol.Position) int {
 	if l >= len(t.starts) {
 		return len(t.s)
 	}
-	line := t.line(l)
+	// The line with a CR it may end with: posOf counts that CR too, so
+	// the two agree on every offset.
+	end := len(t.s)
+	if l+1 < len(t.starts) {
+		end = t.starts[l+1] - 1
+	}
+	line := t.s[t.starts[l]:end]
 	col := runeCol(line, p.Character)
 	off := t.starts[l]
 	for i := range line {
@@ -196,7 +202,7 @@ func (t *text) edit(out string) (protocol.TextEdit, bool) {
 	for p < len(a) && p < len(out) && a[p] == out[p] {
 		p++
 	}
-	for p > 0 && !utf8.RuneStart(a[p]) {
+	for p > 0 && p < len(a) && !utf8.RuneStart(a[p]) {
 		p--
 	}
 	s := 0

@@ -1,7 +1,9 @@
 package lsp
 
 import (
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
@@ -77,4 +79,37 @@ func TestSpan(t *testing.T) {
 			t.Errorf("span(%q, %d) = %d, want %d", c.line, c.col, got, c.want)
 		}
 	}
+}
+
+// FuzzPositions: a rune column goes to UTF-16 and back unchanged, and the
+// one edit between any two texts, applied through LSP positions, turns the
+// first into the second.
+func FuzzPositions(f *testing.F) {
+	f.Add("id: 桜\ncontent: 🐉 é", "id: 桜\ncontent: 🐉🐉 é!", 3)
+	f.Add("", "a", 1)
+	f.Add("cafe\u0301\r\nx", "cafe\r\nx", 5)
+	f.Fuzz(func(t *testing.T, a, b string, col int) {
+		if !utf8.ValidString(a) || !utf8.ValidString(b) {
+			return
+		}
+		line, _, _ := strings.Cut(a, "\n")
+		n := utf8.RuneCountInString(line)
+		if col >= 1 && col <= n+1 {
+			if got := runeCol(line, utf16Col(line, col)); got != col {
+				t.Fatalf("runeCol(utf16Col(%q, %d)) = %d", line, col, got)
+			}
+		}
+		tx := newText([]byte(a))
+		e, changed := tx.edit(b)
+		if !changed {
+			if a != b {
+				t.Fatalf("no edit from %q to %q", a, b)
+			}
+			return
+		}
+		s, x := tx.offset(e.Range.Start), tx.offset(e.Range.End)
+		if got := a[:s] + e.NewText + a[x:]; got != b {
+			t.Fatalf("edit %+v of %q gives %q, want %q", e, a, got, b)
+		}
+	})
 }

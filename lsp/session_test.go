@@ -206,3 +206,39 @@ func TestSessionBrokenFile(t *testing.T) {
 	}
 	c.finish("broken")
 }
+
+// Incremental changes (what VS Code sends: a range and its new text), in
+// UTF-16 positions across an emoji, edit the buffer the analysis reads.
+func TestSessionIncrementalChanges(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"book.yaml": "entries:\n  - id: dragon\n    name: 🐉 Ryū\n    section: chat-history\n    keywords: [dragon]\n    content: The dragon sleeps.\n"})
+	c := startClient(t, root, nil)
+	c.open("book.yaml")
+	if ds := c.waitDiags("book.yaml"); len(ds) != 0 {
+		t.Fatalf("a clean book: %+v", ds)
+	}
+	edit := func(version int, r protocol.Range, text string) {
+		c.notify("textDocument/didChange", map[string]any{
+			"textDocument":   map[string]any{"uri": c.uri("book.yaml"), "version": version},
+			"contentChanges": []map[string]any{{"range": r, "text": text}}})
+	}
+	// "Ryū" starts after "    name: " (10 units) and the emoji (2 units):
+	// replace it, then break the section, in two changes.
+	edit(2, rng(2, 13, 2, 16), "Wyrm")
+	edit(3, rng(3, 13, 3, 17), "chatt")
+	ds := c.waitDiags("book.yaml")
+	if len(ds) != 1 || ds[0].Code != "schema" || ds[0].Range != rng(3, 13, 3, 26) {
+		t.Fatalf("after the edits: %+v, want the section's schema error at 3:13-3:26", ds)
+	}
+	if !strings.Contains(ds[0].Message, `"chatt-history"`) {
+		t.Errorf("message %q does not name the edited value", ds[0].Message)
+	}
+	var h struct {
+		Contents struct{ Value string } `json:"contents"`
+	}
+	_ = json.Unmarshal(c.at("textDocument/hover", "book.yaml", 1, 10, nil), &h)
+	if !strings.Contains(h.Contents.Value, "(Wyrm)") && !strings.Contains(h.Contents.Value, "🐉 Wyrm") {
+		t.Errorf("hover after the edits: %q, want the new name", h.Contents.Value)
+	}
+	c.finish("incremental")
+}
