@@ -55,7 +55,7 @@ func (a *analysis) hover(file string, line, col int) string {
 	if body, ok := a.macroAt(file, line, col); ok {
 		in := &render.Input{Book: a.book, Vars: a.varValues(), Settings: a.settings}
 		out := render.NewMacros(in).Expand("{{" + body + "}}")
-		return fmt.Sprintf("**macro** `{{%s}}` → `%s`%s", body, out, a.varsSource())
+		return fmt.Sprintf("**macro** `{{%s}}` → `%s`", body, out)
 	}
 	if e, kw := a.keywordAt(file, line, col); kw != nil {
 		return a.keywordHover(e, kw)

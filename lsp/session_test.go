@@ -49,6 +49,15 @@ func TestSessionEldoria(t *testing.T) {
 	c.at("textDocument/definition", "book/entries/places.yaml", 53, 20, nil) // to the manifest's variable
 	c.at("textDocument/references", "book/entries/places.yaml", 7, 14, nil)  // where "tavern" is mentioned
 	c.at("textDocument/completion", "book/entries/places.yaml", 6, 11, nil)  // section: |
+	c.at("textDocument/completion", "book/entries/places.yaml", 53, 19, nil) // variableId: |
+	c.at("textDocument/completion", "book/entries/places.yaml", 9, 2, nil)   // a new key
+	var h struct {
+		Contents struct{ Value string } `json:"contents"`
+	}
+	_ = json.Unmarshal(c.at("textDocument/hover", "book/entries/places.yaml", 48, 6, nil), &h) // {{user}}
+	if !strings.HasPrefix(h.Contents.Value, "**macro** `{{user}}` → `") {
+		t.Errorf("hover on {{user}}: %q", h.Contents.Value)
+	}
 	c.doc("textDocument/documentSymbol", "book/entries/places.yaml", nil)
 	c.finish("eldoria")
 }
