@@ -11,7 +11,6 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 	protocol "github.com/tliron/glsp/protocol_3_16"
-
 )
 
 // DefaultDebounce is how long after the last keystroke a book is analysed
@@ -347,4 +346,3 @@ func (s *Server) capabilities() any {
 }
 
 func ptr[T any](v T) *T { return &v }
-
