@@ -144,6 +144,14 @@ func TestSessionSillyTavern(t *testing.T) {
 	}
 	c.doc("textDocument/documentSymbol", "world.json", nil)
 	c.at("textDocument/hover", "world.json", 2, 28, nil)
+	// Its entries are judged by SillyTavern, the engine of its format.
+	var h struct {
+		Contents struct{ Value string } `json:"contents"`
+	}
+	_ = json.Unmarshal(c.at("textDocument/hover", "world.json", 2, 90, nil), &h)
+	if !strings.Contains(h.Contents.Value, "by SillyTavern") {
+		t.Errorf("hover on an entry's comment: %q, want it judged by SillyTavern", h.Contents.Value)
+	}
 	c.finish("sillytavern")
 }
 
