@@ -56,10 +56,17 @@ var ErrNoShutdown = fmt.Errorf("the client exited without shutdown")
 // Serve speaks LSP on rwc (standard input and output in lore lsp) until the
 // client says exit or closes the connection.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
-	h := jsonrpc2.HandlerWithError(s.handle)
-	s.conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rwc, jsonrpc2.VSCodeObjectCodec{}), h,
+	// The connection reads as soon as it is made: each message hands the
+	// handler the connection, which publishing then uses (under s.mu).
+	h := jsonrpc2.HandlerWithError(func(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+		s.mu.Lock()
+		s.conn = conn
+		s.mu.Unlock()
+		return s.handle(ctx, conn, req)
+	})
+	conn := jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(rwc, jsonrpc2.VSCodeObjectCodec{}), h,
 		jsonrpc2.SetLogger(log.New(s.Log, "lore lsp: ", 0)))
-	<-s.conn.DisconnectNotify()
+	<-conn.DisconnectNotify()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.timer != nil {
