@@ -122,21 +122,34 @@ func (a *analysis) completion(file string, t *text, p protocol.Position) []proto
 		return items
 	}
 	var list []fieldInfo
+	entryKeys := false
 	switch {
 	case flowKey.MatchString(before) && strings.Contains(before, "{"), a.inConditions(t, int(p.Line)):
 		list = f.condition
 	case contains(manifestNames, filepath.Base(file)):
 		list = f.manifest
 	case keyTyped.MatchString(before):
-		list = f.entry
+		list, entryKeys = f.entry, true
 		if a.book != nil && a.book.Format == "lore" && !strings.HasPrefix(strings.TrimSpace(before), "-") && leading(line) == 0 && file == a.path {
 			list = append(append([]fieldInfo(nil), f.manifest...), f.entry...)
 		}
 	default:
 		return nil
 	}
+	// Keys the entry under the cursor already has are not offered again.
+	var has map[string]bool
+	if e := a.entryAt(file, int(p.Line)+1); e != nil && entryKeys {
+		has = map[string]bool{}
+		for k, at := range e.Fields {
+			if at.Line != int(p.Line)+1 {
+				has[k] = true
+			}
+		}
+	}
 	for _, fi := range list {
-		add(fi.name, protocol.CompletionItemKindField, "field", fi.doc)
+		if !has[fi.name] {
+			add(fi.name, protocol.CompletionItemKindField, "field", fi.doc)
+		}
 	}
 	return items
 }
