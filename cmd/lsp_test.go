@@ -102,8 +102,9 @@ func TestLSPCommand(t *testing.T) {
 		t.Errorf("initialize ok %v, hover ok %v, %d diagnostics on places.yaml (want 3); output:\n%s", initOK, hoverOK, warnings, out.String())
 	}
 
-	// exit without shutdown: exit code 1, as LSP says.
-	code = Main([]string{"lsp"}, IO{Stdin: strings.NewReader(frames(map[string]any{"method": "exit"})), Stdout: &out, Stderr: &errb})
+	// exit without shutdown: exit code 1, as LSP says (and --stdio, which
+	// vscode-languageclient passes, is accepted).
+	code = Main([]string{"lsp", "--stdio"}, IO{Stdin: strings.NewReader(frames(map[string]any{"method": "exit"})), Stdout: &out, Stderr: &errb})
 	if code != 1 {
 		t.Errorf("exit without shutdown: exit %d, want 1", code)
 	}
