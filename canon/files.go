@@ -122,6 +122,12 @@ func WriteFile(path string, data []byte) error {
 // extra are other files to write beside the manifest (a card's image), by
 // plain file name.
 func WriteFolder(dir string, lb *schema.Lorebook, format string, force bool, extra ...File) error {
+	return WriteFolderEach(dir, lb, format, force, nil, extra...)
+}
+
+// WriteFolderEach is WriteFolder calling wrote (when not nil) after each
+// entry's file is written: import's progress bar.
+func WriteFolderEach(dir string, lb *schema.Lorebook, format string, force bool, wrote func(), extra ...File) error {
 	dir = filepath.Clean(dir)
 	ext := "." + format
 	if format == "" || format == YAML {
@@ -156,7 +162,7 @@ func WriteFolder(dir string, lb *schema.Lorebook, format string, force bool, ext
 			os.RemoveAll(tmp)
 		}
 	}()
-	if err := fillFolder(tmp, lb, format, ext); err != nil {
+	if err := fillFolder(tmp, lb, format, ext, wrote); err != nil {
 		return writeErr(dir, err)
 	}
 	for _, f := range extra {
@@ -207,7 +213,7 @@ type File struct {
 }
 
 // fillFolder writes the files of a folder lorebook into the empty folder tmp.
-func fillFolder(tmp string, lb *schema.Lorebook, format, ext string) error {
+func fillFolder(tmp string, lb *schema.Lorebook, format, ext string, wrote func()) error {
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return err
 	}
@@ -230,6 +236,9 @@ func fillFolder(tmp string, lb *schema.Lorebook, format, ext string) error {
 		}
 		if err := os.WriteFile(filepath.Join(tmp, "entries", EntryFileName(i, len(lb.Entries), e.ID)+ext), b, 0o644); err != nil {
 			return err
+		}
+		if wrote != nil {
+			wrote()
 		}
 	}
 	return nil

@@ -173,7 +173,10 @@ func runImport(iox *IO, opts *importOptions, path string, flags *pflag.FlagSet) 
 		if err != nil {
 			return err
 		}
-		if err := canon.WriteFolder(opts.out, lb, opts.format, opts.force, extra...); err != nil {
+		bar := startProgress(iox, len(lb.Entries), "writing entries")
+		err = canon.WriteFolderEach(opts.out, lb, opts.format, opts.force, func() { bar.add(1) }, extra...)
+		bar.done()
+		if err != nil {
 			return usageErr("%v", err)
 		}
 		return wrote(iox, lb, opts.out, extra...)

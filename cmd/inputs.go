@@ -44,6 +44,9 @@ func (o *chatFlags) register(f *pflag.FlagSet) {
 type chat struct {
 	in  *render.Input
 	eng render.Engine
+	// loaded are the inputs' load diagnostics (warnings, notes), for
+	// lint's findings beside the render (lore serve).
+	loaded []diag.Diagnostic
 }
 
 // loadChat loads the lorebook, transcript and variables file and resolves the
@@ -138,7 +141,7 @@ func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color looks)
 	}
 	in := &render.Input{Book: book, Transcript: tr, Vars: vars, Settings: s, Seed: o.seed, Counter: counter,
 		EngineSettings: s.Engines[eng.Name()]}
-	return &chat{in: in, eng: eng}, nil
+	return &chat{in: in, eng: eng, loaded: all}, nil
 }
 
 // decode has the engine decode its own settings (settings.sillytavern with

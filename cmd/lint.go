@@ -35,6 +35,8 @@ type lintOptions struct {
 	writeBaseline bool
 	// fix applies the mechanical fixes; with diff they are printed instead.
 	fix, diff bool
+	// watch runs again on every change (--watch).
+	watch bool
 }
 
 func newLintCmd(iox *IO) *cobra.Command {
@@ -106,7 +108,12 @@ github (workflow annotations). Exit codes: 0 clean, 1 errors (or warnings with
   lore lint book/ --format github
   lore lint .`,
 		Args: args(1, -1, "PATH", "a PATH (a lorebook folder or file, or . for every lorebook below it)"),
-		RunE: func(c *cobra.Command, args []string) error { return runLint(iox, opts, args, c.Flags()) },
+		RunE: func(c *cobra.Command, args []string) error {
+			if opts.watch {
+				return watchLint(iox, opts, args, c.Flags())
+			}
+			return runLint(iox, opts, args, c.Flags())
+		},
 	}
 	c.Flags().StringVar(&opts.vars, "vars", "", "variables file whose values count as defined (undefined-variable, condition-type)")
 	c.Flags().StringVar(&opts.config, "config", "", "use this .lore.yaml instead of looking upward from each PATH")
@@ -119,6 +126,7 @@ github (workflow annotations). Exit codes: 0 clean, 1 errors (or warnings with
 	c.Flags().BoolVar(&opts.fix, "fix", false, "apply the mechanical fixes (see 'lore rules') to lore's own files, in place")
 	c.Flags().BoolVar(&opts.diff, "diff", false, "with --fix: print the fixes as a unified diff and write nothing (exit 1 when there are some)")
 	c.Flags().StringVar(&opts.baseline, "baseline", "", "report only findings not in this baseline file (see --write-baseline)")
+	addWatchFlag(c.Flags(), &opts.watch)
 	c.Flags().BoolVar(&opts.writeBaseline, "write-baseline", false, "write every finding to the baseline file (--baseline, else "+lint.BaselineName+") and exit 0")
 	addColorFlag(c, &opts.color)
 	addStdinFlag(c, iox)

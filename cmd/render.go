@@ -17,6 +17,7 @@ type renderOptions struct {
 	report  bool
 	explain string
 	color   string
+	watch   bool
 }
 
 func newRenderCmd(iox *IO) *cobra.Command {
@@ -65,6 +66,14 @@ Exit codes: 0 rendered; 1 the inputs have errors (printed as file:line:col);
   lore render book/ --transcript chat.yaml --explain sleeping-stag`,
 		Args: oneLorebook,
 		RunE: func(c *cobra.Command, args []string) error {
+			if opts.watch {
+				if err := refuseStdin("--watch", args[0], opts.transcript, opts.vars); err != nil {
+					return err
+				}
+				stPath, _ := newResolver(c.Flags()).EngineSettingsPath()
+				return watchRuns(iox, []string{args[0], opts.transcript, opts.vars, configPath(iox, c.Flags(), args[0]), stPath},
+					func() error { return runRender(iox, c, opts, args[0]) })
+			}
 			return runRender(iox, c, opts, args[0])
 		},
 	}
@@ -74,6 +83,7 @@ Exit codes: 0 rendered; 1 the inputs have errors (printed as file:line:col);
 	f.BoolVar(&opts.report, "report", false, "append the token budget report (text format)")
 	f.StringVar(&opts.explain, "explain", "", "explain why entry ID is or is not in the prompt")
 	opts.modes.register(f)
+	addWatchFlag(f, &opts.watch)
 	addColorFlag(c, &opts.color)
 	addStdinFlag(c, iox)
 	return c

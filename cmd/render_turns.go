@@ -149,6 +149,8 @@ func renderRuns(iox *IO, ch *chat, o *renderModes, format string, color bool) er
 	}
 	first := ch.in.Seed
 	results := make([]*render.Result, 0, o.runs)
+	bar := startProgress(iox, o.runs, "rendering")
+	defer bar.done()
 	for k := 0; k < o.runs; k++ {
 		in := *ch.in
 		in.Seed = first + int64(k)
@@ -160,7 +162,9 @@ func renderRuns(iox *IO, ch *chat, o *renderModes, format string, color bool) er
 			printWarnings(iox, r)
 		}
 		results = append(results, r)
+		bar.add(1)
 	}
+	bar.done()
 	ids := make([]string, 0, len(ch.in.Book.Entries))
 	for _, e := range ch.in.Book.Entries {
 		ids = append(ids, e.ID)

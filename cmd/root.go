@@ -31,13 +31,15 @@ var (
 )
 
 // IO is where a command reads and writes. Env looks up environment variables
-// (NO_COLOR); IsTerminal says whether Stdout is a terminal.
+// (NO_COLOR); IsTerminal says whether Stdout is a terminal, StderrTerminal
+// whether Stderr is (progress bars are drawn only there).
 type IO struct {
-	Stdin      io.Reader
-	Stdout     io.Writer
-	Stderr     io.Writer
-	Env        func(string) (string, bool)
-	IsTerminal bool
+	Stdin          io.Reader
+	Stdout         io.Writer
+	Stderr         io.Writer
+	Env            func(string) (string, bool)
+	IsTerminal     bool
+	StderrTerminal bool
 
 	in *stdinInput // what "-" read (stdin.go)
 }
@@ -145,6 +147,7 @@ NovelAI, AI Dungeon, Agnai and RisuAI.`,
 		newValidateCmd(iox),
 		newLintCmd(iox),
 		newRenderCmd(iox),
+		newServeCmd(iox),
 		newTokensCmd(iox),
 		newTestCmd(iox),
 		newCheckReplyCmd(iox),
@@ -228,10 +231,11 @@ func strictCompletion(root *cobra.Command) {
 // StdIO is the process's real I/O.
 func StdIO() IO {
 	return IO{
-		Stdin:      os.Stdin,
-		Stdout:     os.Stdout,
-		Stderr:     os.Stderr,
-		Env:        os.LookupEnv,
-		IsTerminal: isTerminal(os.Stdout),
+		Stdin:          os.Stdin,
+		Stdout:         os.Stdout,
+		Stderr:         os.Stderr,
+		Env:            os.LookupEnv,
+		IsTerminal:     isTerminal(os.Stdout),
+		StderrTerminal: isTerminal(os.Stderr),
 	}
 }

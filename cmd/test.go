@@ -126,7 +126,10 @@ func runTest(iox *IO, opts *testOptions, paths []string, flags *pflag.FlagSet) e
 	if err != nil {
 		return err
 	}
+	cases := &caseBar{iox: iox}
+	o.Progress = cases
 	rep := testrun.Run(targets, o)
+	cases.bar.done()
 	if len(rep.Cases) == 0 && opts.run != "" {
 		return usageErr("--run %q matches no case", opts.run)
 	}
@@ -221,3 +224,12 @@ func isTestDoc(p string) bool {
 	}
 	return false
 }
+
+// caseBar draws lore test's progress over its cases (progress.go).
+type caseBar struct {
+	iox *IO
+	bar *progress
+}
+
+func (c *caseBar) Start(n int) { c.bar = startProgress(c.iox, n, "testing") }
+func (c *caseBar) Done()       { c.bar.add(1) }

@@ -28,7 +28,8 @@ With --transcript it renders the prompt for that chat and reports, for each
 budget section, the tokens it holds, its cap or share, and what was cut or left
 out and why. Without a transcript it reports the always-sent (Required) pieces
 against the cap and every story card's size against the cards share for the
-manifest's context size, flagging cards too large ever to be included.
+manifest's context size, flagging cards too large ever to be included (under
+--engine sillytavern: every World Info entry's size against its budget).
 
 --format json prints the report object of 'lore render --format json' alone. --context, --reserve
 and --tokenizer override the manifest's settings.`,

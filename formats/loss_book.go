@@ -80,8 +80,9 @@ func bookImportLosses(lb *schema.Lorebook) []Loss {
 			}
 			if rs, ok := ext["regex_scripts"].([]any); ok && len(rs) > 0 {
 				book("extensions.regex_scripts", plural(len(rs), "script", "scripts"), LossIgnored,
-					"regex scripts rewrite text in SillyTavern; lore runs none",
-					"write what they do as manifest transforms")
+					"regex scripts rewrite the chat and world info in SillyTavern, and the sillytavern engine runs them (kept in the manifest, written back on export); lore's own engine does not",
+					"write what they do as manifest transforms for lore's engine")
+				out[len(out)-1].ActedOn = FormatSillyTavern
 			}
 		case FormatCharX:
 			out = append(out, charxLosses(mf, lb.Path)...)

@@ -42,6 +42,11 @@ func WriteExplanation(w io.Writer, r *render.Result, id string, color bool) erro
 			b.WriteString("  - " + line(r.Text()) + "\n")
 		}
 	}
+	if r.Report != nil {
+		if cut := r.Report.HistoryCut.Text(); cut != "" {
+			b.WriteString(p.paint("2", "the chat: "+cut) + "\n")
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -41,7 +41,13 @@ type htmlPage struct {
 	Steps     []htmlStep
 	Activated []htmlTraceRow
 	LeftOut   []htmlLeftOut
-	Chart     *htmlChart
+	// LeftOutRows are LeftOut's table rows, written by writeLeftOutRows:
+	// one per entry, thousands in a large book (html_rows.go).
+	LeftOutRows template.HTML
+	// LeftOutCount is how many entries are not in the prompt; LeftOutHidden
+	// how many of them LeftOut leaves out (HTMLOptions' filter and limit).
+	LeftOutCount, LeftOutHidden int
+	Chart                       *htmlChart
 }
 
 // htmlStep is one assembly step of SPEC §3, or the cache breakpoint between
@@ -142,14 +148,17 @@ type htmlNote struct {
 // of the entries in it, the entries left out, the budget chart.
 type htmlBuilder struct {
 	r       *render.Result
+	opts    HTMLOptions
 	pg      *htmlPage
 	entries map[string]*schema.Entry       // the first entry with each id, as Result.Entry finds it
 	byID    map[string]render.ActivatedOut // entries in the prompt
 	first   map[string]string              // source → anchor of the first message it is in
 }
 
-func buildHTMLPage(r *render.Result) *htmlPage {
-	b := &htmlBuilder{r: r, entries: map[string]*schema.Entry{}, byID: map[string]render.ActivatedOut{}, first: map[string]string{},
+func buildHTMLPage(r *render.Result) *htmlPage { return buildHTMLPageWith(r, HTMLOptions{}) }
+
+func buildHTMLPageWith(r *render.Result, opts HTMLOptions) *htmlPage {
+	b := &htmlBuilder{r: r, opts: opts, entries: map[string]*schema.Entry{}, byID: map[string]render.ActivatedOut{}, first: map[string]string{},
 		pg: &htmlPage{Name: "lorebook", NMessages: len(r.Messages), Report: r.Report, Warnings: r.Warnings}}
 	if r.Book != nil && r.Book.Manifest.Name != "" {
 		b.pg.Name = r.Book.Manifest.Name
@@ -180,6 +189,7 @@ func buildHTMLPage(r *render.Result) *htmlPage {
 		b.pg.Activated = append(b.pg.Activated, b.traceRow(a))
 	}
 	b.leftOut()
+	b.pg.LeftOutRows = leftOutRows(b.pg.LeftOut)
 	if r.Report != nil {
 		b.pg.Chart = buildHTMLChart(r.Report)
 	}
@@ -281,8 +291,13 @@ func (b *htmlBuilder) leftOut() {
 		}
 	}
 	sort.Strings(ids)
+	b.pg.LeftOutCount = len(ids)
 	for _, id := range ids {
 		e := b.entries[id]
+		if f := b.opts.LeftOutFilter; f != nil && !f(e) || b.opts.LeftOutLimit > 0 && len(b.pg.LeftOut) == b.opts.LeftOutLimit {
+			b.pg.LeftOutHidden++
+			continue
+		}
 		lo := htmlLeftOut{Anchor: entryAnchor(id), ID: id, Name: e.Name, Section: e.Section, Pos: e.Pos.String()}
 		if x := b.r.Explain[id]; x != nil {
 			lo.Reasons = x.Texts()

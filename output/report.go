@@ -71,6 +71,9 @@ func WriteReport(out io.Writer, r *render.Report, color bool) error {
 	}
 
 	var notes []string
+	if cut := r.HistoryCut.Text(); cut != "" {
+		notes = append(notes, fmt.Sprintf("  %-16s %s", "history", cut))
+	}
 	for _, s := range r.Sections {
 		for _, n := range groupNotes(s.Notes) {
 			notes = append(notes, fmt.Sprintf("  %-16s %s", s.Name, n))
@@ -221,29 +224,36 @@ func WriteSizing(out io.Writer, s *render.Sizing, color bool) error {
 		}
 		return "\x1b[" + code + "m" + t + "\x1b[0m"
 	}
-	fmt.Fprintf(w, "\n%s\n", paint("1", "Story cards against the cards share"))
-	fmt.Fprintf(w, "Without a chat, Required is %d tokens (%d before the cap): cards may take %d tokens, the trigger scan window is %d messages\n",
-		s.Report.RequiredUsed, s.RequiredTotal, s.CardsShare, s.Window)
+	what, over := "cards", "over the whole cards share: it can never be included"
+	if hasRequired(s.Report) || len(s.Report.Sections) == 0 {
+		fmt.Fprintf(w, "\n%s\n", paint("1", "Story cards against the cards share"))
+		fmt.Fprintf(w, "Without a chat, Required is %d tokens (%d before the cap): cards may take %d tokens, the trigger scan window is %d messages\n",
+			s.Report.RequiredUsed, s.RequiredTotal, s.CardsShare, s.Window)
+	} else { // an engine with one lorebook budget (SillyTavern's World Info)
+		what, over = "entries", "over the whole budget: it can never be included"
+		fmt.Fprintf(w, "\n%s\n", paint("1", "Entries against the lorebook budget"))
+		fmt.Fprintf(w, "The activated entries may take %d tokens together\n", s.CardsShare)
+	}
 	if len(s.Cards) == 0 {
-		fmt.Fprintln(w, "  (no story cards)")
+		fmt.Fprintf(w, "  (no %s)\n", map[string]string{"cards": "story cards", "entries": "entries"}[what])
 		return ew.err
 	}
 	cards := slices.Clone(s.Cards)
 	slices.SortStableFunc(cards, func(a, b render.CardSize) int { return cmp.Compare(b.Tokens, a.Tokens) })
-	over, idW := 0, 24
+	nOver, idW := 0, 24
 	for _, c := range cards {
 		idW = max(idW, Width(line(c.Entry.ID)))
 	}
 	for _, c := range cards {
 		note := ""
 		if c.Over {
-			over++
-			note = paint("1;31", "over the whole cards share: it can never be included")
+			nOver++
+			note = paint("1;31", over)
 		}
 		fmt.Fprintf(w, "  %s %7d  %s  %s\n", Pad(line(c.Entry.ID), idW), c.Tokens, bar(c.Tokens, s.CardsShare, 20, color), note)
 	}
-	if over > 0 {
-		fmt.Fprintf(w, "%d of %d cards exceed the cards share\n", over, len(cards))
+	if nOver > 0 {
+		fmt.Fprintf(w, "%d of %d %s exceed the %s\n", nOver, len(cards), what, map[string]string{"cards": "cards share", "entries": "budget"}[what])
 	}
 	return ew.err
 }

@@ -74,6 +74,9 @@ func (t textOutput) Write(w io.Writer, r *render.Result) error {
 	head := fmt.Sprintf("%s: %d messages", line(name), len(r.Messages))
 	if r.Report != nil {
 		head += fmt.Sprintf(", %d of %d available tokens (%s)", r.Report.Total, r.Report.Available, r.Report.Tokenizer)
+		if cut := r.Report.HistoryCut.Text(); cut != "" {
+			head += "; " + cut
+		}
 	}
 	b.WriteString(p.paint("1", head) + "\n")
 

@@ -181,7 +181,7 @@ type sentence struct {
 }
 
 // sentences is every code's sentence.
-var sentences = merge(sharedSentences, loreSentences, yuminaSentences, sillyTavernSentences)
+var sentences = merge(sharedSentences, loreSentences, yuminaSentences, sillyTavernSentences, sillyTavernPromptSentences)
 
 func merge(ms ...map[Code]sentence) map[Code]sentence {
 	out := map[Code]sentence{}

@@ -48,8 +48,8 @@ func NewMacroBudget(in *Input) *MacroBudget {
 		size += len(m.Name) + len(m.Character) + len(m.Format)
 	}
 	if in != nil && in.Transcript != nil {
-		for _, msg := range in.Transcript.Messages {
-			size += len(msg.Content)
+		for i := range in.Transcript.Messages { // by index: a message is a large struct
+			size += len(in.Transcript.Messages[i].Content)
 		}
 		size += len(in.Transcript.Summary)
 	}

@@ -15,6 +15,9 @@ type Report struct {
 	RequiredCap   int             `json:"requiredCap"`
 	Total         int             `json:"total"`
 	Sections      []SectionReport `json:"sections"`
+	// HistoryCut is the chat's oldest messages an engine left out for want
+	// of room (SillyTavern's); nil when none were.
+	HistoryCut *HistoryCut `json:"historyCut,omitempty"`
 
 	// Reserve is the response reserve; CapShare the requiredCap setting (0.70).
 	Reserve  int     `json:"-"`

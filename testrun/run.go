@@ -32,6 +32,15 @@ type Options struct {
 	// upward from it, or --config's) and the command line's; nil: the
 	// .lore.yaml found upward, read without checking rule ids.
 	Settings *settings.Resolver
+	// Progress, when set, is told how many cases will run (Start) and of
+	// each one done (Done, from the goroutine that ran it).
+	Progress Progress
+}
+
+// Progress follows a run's cases: `lore test` draws a bar with it.
+type Progress interface {
+	Start(cases int)
+	Done()
 }
 
 // Target is a test file to run. When Only is set (a lorebook named on the
@@ -78,7 +87,15 @@ func run(targets []Target, o Options, getEngine func(string) (render.Engine, err
 			todo = append(todo, i)
 		}
 	}
-	r.parallel(len(cases), func(i int) { r.rep.Cases[todo[i]] = r.runCase(cases[i]) })
+	if o.Progress != nil {
+		o.Progress.Start(len(cases))
+	}
+	r.parallel(len(cases), func(i int) {
+		r.rep.Cases[todo[i]] = r.runCase(cases[i])
+		if o.Progress != nil {
+			o.Progress.Done()
+		}
+	})
 	r.obsoleteSnapshots(files)
 
 	r.rep.Problems = diag.Sort(r.rep.Problems)

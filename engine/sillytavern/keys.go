@@ -176,6 +176,9 @@ func newFound(ix *keyIndex, chat, inject, sources []string) *found {
 	}
 	// Newest first: a message only sets what no newer one set.
 	for j, m := range chat {
+		if m == "" {
+			continue // holds no key; the messages past the scan's reach are left empty
+		}
 		ix.scan(m, func(p int, whole bool, _ int) {
 			k := 0
 			if whole {

@@ -48,10 +48,18 @@ func (b *book) place(sc *scan, msgs []chatMessage, m *macros) (*render.Result, *
 		p.cardText(render.StepSystemPresets, f)
 	}
 	p.entries(render.StepSystemPresets, "system", posAfter, sl.after)
+	exStart := len(p.res.Messages)
 	p.examples(sl)
+	exEnd := len(p.res.Messages)
 	p.add(render.StepStartChat, "system", render.MarkerStartChat, nil)
+	// The post-history instructions are taken out of the budget before the
+	// chat, and sent after it (history.go).
+	post, postActivated := p.aside(func() { p.cardText(render.StepPostHistory, "post_history_instructions") })
+	p.left = p.chatBudget(exStart, exEnd, post)
 	p.history(msgs, sl)
-	p.cardText(render.StepPostHistory, "post_history_instructions")
+	p.fitExamples(exStart, exEnd)
+	p.res.Messages = append(p.res.Messages, post...)
+	p.res.Activated = append(p.res.Activated, postActivated...)
 	// Outlets go where a prompt-manager prompt says {{outlet::Name}}; the
 	// card's fields and the Author's Note cannot (SillyTavern's docs), and
 	// the default preset has no such prompt, so they are listed, not placed.
@@ -60,6 +68,7 @@ func (b *book) place(sc *scan, msgs []chatMessage, m *macros) (*render.Result, *
 	}
 	p.res.Report = p.report(sl)
 	p.res.Explain = p.explain(sl)
+	p.budgetReasons(p.res.Explain)
 	return p.res, sl
 }
 
@@ -72,6 +81,28 @@ type prompt struct {
 	res     *render.Result
 	placed  map[*entry]placedAt // where each placed entry went, for --explain
 	greeted bool                // the greeting opens the chat
+
+	// The Chat Completion budget (history.go): what is left of it, whether
+	// the prompt was over it before the chat, what the chat and the
+	// examples took, and what they left out.
+	left, historyTokens, exampleTokens int
+	overBudget                         bool
+	cut                                map[*entry]int // entries injected into the left-out chat, at their depth
+	historyCut                         *render.HistoryCut
+	examplesLeftOut                    int
+	droppedExamples                    []string
+	exampleSizes                       map[string]int // tokens of each left-out example's blocks
+}
+
+// aside runs add, which adds messages and activations, and returns them
+// instead of leaving them in the prompt.
+func (p *prompt) aside(add func()) ([]render.Message, []render.ActivatedOut) {
+	n, na := len(p.res.Messages), len(p.res.Activated)
+	add()
+	msgs := append([]render.Message(nil), p.res.Messages[n:]...)
+	acts := append([]render.ActivatedOut(nil), p.res.Activated[na:]...)
+	p.res.Messages, p.res.Activated = p.res.Messages[:n], p.res.Activated[:na]
+	return msgs, acts
 }
 
 func (p *prompt) add(step int, role, content string, sources []string) {
@@ -343,28 +374,33 @@ func (p *prompt) history(msgs []chatMessage, sl *slots) {
 	}
 	sort.Ints(depths)
 	// newest first, as SillyTavern splices them in
-	type item struct {
-		msg *chatMessage
-		in  *injection
-	}
-	items := make([]item, 0, len(msgs)+len(depths))
-	for i := len(msgs) - 1; i >= 0; i-- {
-		items = append(items, item{msg: &msgs[i]})
-	}
-	inserted := 0
-	for _, d := range depths {
-		ins := byDepth[d]
-		sort.SliceStable(ins, func(i, j int) bool { return ins[i].role < ins[j].role })
-		at := min(d+inserted, len(items))
-		var add []item
-		for _, in := range ins {
-			if strings.Join(in.parts, "") != "" {
-				add = append(add, item{in: in})
-			}
+	splice := func(msgs []chatMessage) []item {
+		items := make([]item, 0, len(msgs)+len(depths))
+		for i := len(msgs) - 1; i >= 0; i-- {
+			items = append(items, item{msg: &msgs[i]})
 		}
-		items = append(items[:at], append(add, items[at:]...)...)
-		inserted += len(add)
+		inserted := 0
+		for _, d := range depths {
+			ins := byDepth[d]
+			sort.SliceStable(ins, func(i, j int) bool { return ins[i].role < ins[j].role })
+			at := min(d+inserted, len(items))
+			var add []item
+			for _, in := range ins {
+				if strings.Join(in.parts, "") != "" {
+					add = append(add, item{in: in})
+				}
+			}
+			items = append(items[:at], append(add, items[at:]...)...)
+			inserted += len(add)
+		}
+		return items
 	}
+	// SillyTavern sends the newest items that fit (history.go); a longer
+	// piece of the chat is read only when all of this one fits.
+	items, keep := p.fitChat(msgs, splice)
+	p.cut = map[*entry]int{}
+	p.leaveOut(items[keep:])
+	items = items[:keep]
 	for i := len(items) - 1; i >= 0; i-- {
 		it := items[i]
 		if it.msg != nil {
@@ -382,7 +418,7 @@ func (p *prompt) history(msgs []chatMessage, sl *slots) {
 		}
 		in := it.in
 		role := roleNames[in.role]
-		p.add(render.StepHistory, role, strings.Join(in.parts, "\n"), in.sources)
+		p.add(render.StepHistory, role, joinParts(in.parts), in.sources)
 		d := in.depth
 		if in.note {
 			p.activate(sl.anTop, positionNames[posANTop], render.StepHistory, nil, nil)
@@ -393,6 +429,16 @@ func (p *prompt) history(msgs []chatMessage, sl *slots) {
 		}
 	}
 }
+
+// item is one message of the chat as SillyTavern sends it: a chat message,
+// or an injection.
+type item struct {
+	msg *chatMessage
+	in  *injection
+}
+
+// joinParts is an injection's text.
+func joinParts(parts []string) string { return strings.Join(parts, "\n") }
 
 // injectable is a depth SillyTavern injects at: a whole number 0–1000.
 func injectable(d float64) (int, bool) {

@@ -100,10 +100,7 @@ func (sc *scan) locate(a *activation) string {
 // report is the World Info budget as SillyTavern counts it.
 func (p *prompt) report(sl *slots) *render.Report {
 	sc := p.sc
-	total := 0
-	for _, m := range p.res.Messages {
-		total += countText(sc.counter, m.Content)
-	}
+	total := p.promptTokens()
 	var parts []string
 	for _, a := range sc.activated {
 		parts = append(parts, sc.content[a.e.idx]+"\n")
@@ -115,9 +112,9 @@ func (p *prompt) report(sl *slots) *render.Report {
 		wi.Notes = append(wi.Notes, render.Note{Key: sc.dropped.src.ID, Tokens: sc.counter.Count(sc.content[sc.dropped.idx]),
 			Why: fmt.Sprintf("the World Info budget (%d tokens) overflowed", sc.budget)})
 	}
-	mc := int(p.b.maxContext)
-	return &render.Report{Tokenizer: sc.counter.Name(), ContextTokens: mc, Available: mc, Total: total,
-		Sections: []render.SectionReport{wi}}
+	r := &render.Report{Tokenizer: sc.counter.Name(), Total: total, Sections: []render.SectionReport{wi}}
+	p.budgetReport(r)
+	return r
 }
 
 // explain says, for every entry of the lorebook, why it is or is not in the
@@ -177,6 +174,8 @@ func (p *prompt) explain(sl *slots) map[string]*render.Explanation {
 				ps = append(ps, reason.P("position", where.position))
 			}
 			x.Reasons = append(x.Reasons, e.about(reason.STPlaced, "position", append(ps, reason.P("order", e.order))...))
+		case p.wasCut(e):
+			x.Reasons = append(x.Reasons, p.cutReason(e))
 		case sc.content[e.idx] == "":
 			x.Reasons = append(x.Reasons, e.about(reason.STEmptyAfterMacros, "content"))
 		case e.position == posANTop || e.position == posANBottom:

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lorekit/lore/engine/sillytavern/stregex"
 	"github.com/lorekit/lore/render"
 )
 
@@ -38,6 +39,10 @@ type Settings struct {
 	// regenerate also drop the message being replaced).
 	GenerationType string
 	AuthorsNote    AuthorsNote
+	// RegexScripts are the global regex scripts (SillyTavern's export
+	// shape); CardRegexScripts runs the card's too (regexscripts.go).
+	RegexScripts     []*stregex.Script
+	CardRegexScripts bool
 }
 
 // AuthorsNote is the chat's Author's Note, which SillyTavern injects into
@@ -58,7 +63,7 @@ func DefaultSettings() Settings {
 	return Settings{
 		ScanDepth: 2, MatchWholeWords: true, IncludeNames: true, Recursive: true, Budget: 25,
 		GenerationType: "normal",
-		AuthorsNote:    AuthorsNote{Active: true, Depth: 4},
+		AuthorsNote:    AuthorsNote{Active: true, Depth: 4}, CardRegexScripts: true,
 	}
 }
 
@@ -70,7 +75,7 @@ var settingKeys = map[string]bool{
 	"recursive": true, "maxRecursionSteps": true, "minActivations": true, "minActivationsDepthMax": true,
 	"budget": true, "budgetCap": true, "useGroupScoring": true, "characterName": true,
 	"characterTags": true, "maxContext": true, "userName": true, "seed": true, "generationType": true,
-	"authorsNote": true,
+	"authorsNote": true, "regexScripts": true, "cardRegexScripts": true,
 	// the oracle harness's own
 	"overflowAlert": true, "characterStrategy": true, "characterFilename": true, "fillDefaults": true,
 	"tokenizer": true, "turns": true,
@@ -141,6 +146,14 @@ func ParseSettings(m map[string]any) (Settings, error) {
 			}
 		case "authorsNote":
 			ok = parseAuthorsNote(&s.AuthorsNote, v, &errs)
+		case "regexScripts":
+			var err error
+			if s.RegexScripts, err = stregex.Parse(v, "regexScripts"); err != nil {
+				errs = append(errs, err.Error())
+			}
+			ok = true
+		case "cardRegexScripts":
+			s.CardRegexScripts, ok = v.(bool)
 		default:
 			ok = true // the oracle harness's own keys
 		}
@@ -148,7 +161,7 @@ func ParseSettings(m map[string]any) (Settings, error) {
 			want := map[string]string{"characterName": "a string", "userName": "a string", "generationType": "one of " + strings.Join(generationTypes, ", "),
 				"characterTags": "a list of strings", "seed": "a number", "authorsNote": "an object",
 				"caseSensitive": "true or false", "matchWholeWords": "true or false", "includeNames": "true or false",
-				"recursive": "true or false", "useGroupScoring": "true or false"}[k]
+				"recursive": "true or false", "useGroupScoring": "true or false", "cardRegexScripts": "true or false"}[k]
 			if want == "" {
 				want = "a number ≥ 0"
 			}

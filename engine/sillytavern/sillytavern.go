@@ -22,6 +22,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lorekit/lore/engine/sillytavern/stregex"
 	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/render"
@@ -178,6 +179,14 @@ type book struct {
 	maxContext float64
 	seed       int64
 	warnings   []string
+	scripts    []*stregex.Script // the regex scripts (regexscripts.go)
+	runner     *stregex.Runner   // this generation's, for the messages it settles later
+	// The messages before the chat's tail a generation reads (chatTail):
+	// how many, and the first and last by the trace's names.
+	omitted               int
+	oldest, newestOmitted string
+	prefix                []schema.Message // the generation's chat, for widen
+	nonSystem             int              // its messages that are not system ones; −1 until counted
 }
 
 func (eng *Engine) prepare(in *render.Input) (*book, error) {
@@ -229,6 +238,9 @@ func (eng *Engine) prepare(in *render.Input) (*book, error) {
 	b.user, b.char = names(in, s, b.transcript)
 	b.loaded = eng.load(in.Book)
 	b.entries = b.loaded.entries
+	if b.scripts, err = regexScripts(in.Book, &s); err != nil {
+		return nil, err
+	}
 	return b, nil
 }
 
@@ -321,8 +333,8 @@ func names(in *render.Input, s Settings, t *schema.Transcript) (string, string) 
 	if char == "" {
 		char = in.Book.Manifest.Character
 	}
-	for _, m := range t.Messages {
-		switch {
+	for i := 0; i < len(t.Messages) && (user == "" || char == ""); i++ { // by index: a message is a large struct
+		switch m := &t.Messages[i]; {
 		case user == "" && m.Role == "user" && m.Name != "":
 			user = m.Name
 		case char == "" && m.Role == "assistant" && m.Name != "":
@@ -344,6 +356,10 @@ type chatMessage struct {
 	name  string
 	text  string
 	user  bool
+	// pending: the regex scripts have not run on text yet, which is done
+	// only if the message is sent (regexscripts.go); depth is its depth.
+	pending bool
+	depth   float64
 }
 
 // greetingOf is the entry SillyTavern opens a new chat with, by id and
@@ -415,19 +431,26 @@ func (b *book) chat(prefix []schema.Message) []chatMessage {
 // generate is one generation: scan, timed effects, placement.
 func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn {
 	drawn := r.draws
-	msgs := b.chat(prefix)
+	reach := b.scanReach(math.MaxInt)
+	b.prefix, b.nonSystem = prefix, -1
+	msgs, total := b.chatTail(prefix, float64(reach)+tailSlack)
+	reach = min(reach, len(msgs))
 	m := newMacros(b.user, b.char, b.card)
 	m.budget = render.NewMacroBudget(b.in)
 	m.setChat(msgs)
-	scanned := make([]string, len(msgs))
-	index := make([]int, len(msgs))
-	for i, c := range msgs {
+	scripts := b.scriptRunner(m)
+	b.regexChat(msgs, scripts, reach)
+	// The scan sees a chat of total messages, of which it reads the newest
+	// reach at most (history.go).
+	scanned := make([]string, total)
+	index := make([]int, total)
+	for j := range reach {
+		c := msgs[len(msgs)-1-j]
 		t := c.text
 		if b.s.IncludeNames {
 			t = c.name + ": " + t
 		}
-		scanned[len(msgs)-1-i] = jsTrim(t)
-		index[len(msgs)-1-i] = c.index
+		scanned[j], index[j] = jsTrim(t), c.index
 	}
 	var inject []string
 	an := b.s.AuthorsNote
@@ -453,8 +476,10 @@ func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn
 		active[i] = a.e
 	}
 	sc.timed.record(active)
+	b.regexEntries(sc, scripts)
 	res, sl := b.place(sc, msgs, m)
 	res.Warnings = append(res.Warnings, b.warnings...)
+	res.Limits = append(res.Limits, scriptLimits(scripts)...)
 	res.Limits = append(res.Limits, sc.stoppedKeys()...)
 	if l := m.budget.Limit(b.in.Book); l != "" {
 		res.Limits = append(res.Limits, l)
