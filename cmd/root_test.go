@@ -57,7 +57,7 @@ func fmtFile(t *testing.T) string {
 // needs, or how many it takes, never cobra's "requires at least 1 arg(s)".
 func TestArgumentMessages(t *testing.T) {
 	root := newRootCmd(&IO{})
-	zeroOK := map[string]bool{"init": true, "test": true, "schema": true, "rules": true, "version": true, "completion": true, "help": true}
+	zeroOK := map[string]bool{"init": true, "test": true, "schema": true, "rules": true, "version": true, "completion": true, "help": true, "lsp": true}
 	many := []string{"a", "b", "c", "d", "e", "f"}
 	for _, c := range root.Commands() {
 		name := c.Name()

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -24,8 +25,16 @@ func TestSchemaCmd(t *testing.T) {
 			t.Errorf("%v: not a draft 2020-12 schema: %v", args, err)
 		}
 	}
+	for _, name := range formats.SchemaNames {
+		out, errOut, code := runCmd(t, IO{}, "schema", name)
+		want, _ := formats.SchemaJSON(name)
+		var doc map[string]any
+		if code != 0 || errOut != "" || out != string(want) || json.Unmarshal([]byte(out), &doc) != nil || doc["$schema"] != "http://json-schema.org/draft-07/schema#" {
+			t.Errorf("schema %s: exit %d, stderr %q, not the embedded draft-07 schema", name, code, errOut)
+		}
+	}
 	_, errOut, code := runCmd(t, IO{}, "schema", "card")
-	if code != 2 || !strings.Contains(errOut, `unknown schema "card" (want entry, lorebook, test, transcript, vars)`) {
+	if code != 2 || !strings.Contains(errOut, `unknown schema "card" (want entry, lorebook, test, transcript, vars, sillytavern, card-v2, card-v3)`) {
 		t.Errorf("unknown: exit %d %q", code, errOut)
 	}
 }

@@ -271,3 +271,9 @@ func detect(root *jnode) string {
 	}
 	return ""
 }
+
+// OpenWith is Open for a file whose bytes were read by other means (an
+// editor's unsaved buffer), whatever its format; path names it in positions.
+func OpenWith(path string, data []byte) (*schema.Lorebook, []diag.Diagnostic, error) {
+	return SourceFrom(path, data).Open()
+}

@@ -35,7 +35,7 @@ func Load(path string) (*Lorebook, []diag.Diagnostic, error) {
 		return LoadDoc(doc)
 	}
 	lb := newLorebook(path)
-	ds, err := loadFolder(lb, path)
+	ds, err := loadFolder(lb, path, nil)
 	return finish(lb, ds, err)
 }
 
@@ -114,7 +114,7 @@ func (d *decoder) entriesOf(root *yaml.Node) []*Entry {
 	return out
 }
 
-func loadFolder(lb *Lorebook, dir string) ([]diag.Diagnostic, error) {
+func loadFolder(lb *Lorebook, dir string, ov Overlay) ([]diag.Diagnostic, error) {
 	var manifests []string
 	for _, n := range manifestNames {
 		p := filepath.Join(dir, n)
@@ -131,7 +131,7 @@ func loadFolder(lb *Lorebook, dir string) ([]diag.Diagnostic, error) {
 	}
 	var ds []diag.Diagnostic
 	var errs []error
-	root, data, err := ParseFile(manifests[0])
+	root, data, err := ov.parseFile(manifests[0])
 	if err != nil {
 		errs = append(errs, err)
 	} else {
@@ -153,7 +153,7 @@ func loadFolder(lb *Lorebook, dir string) ([]diag.Diagnostic, error) {
 	}
 	ds = append(ds, skipped...)
 	for _, f := range files {
-		root, data, err := ParseFile(f)
+		root, data, err := ov.parseFile(f)
 		if err != nil {
 			errs = append(errs, err)
 			continue
