@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/lorekit/lore/match/internal/ahocorasick"
+	"github.com/lorekit/lore/match/internal/automaton"
 )
 
 // Pattern is one keyword to look for.
@@ -84,7 +84,7 @@ type Group struct {
 type Matcher struct {
 	patterns []Pattern
 	opts     Options
-	ac       *ahocorasick.Automaton
+	ac       *automaton.Automaton
 	groups   []Group // by automaton pattern id
 	// checkWords[i] says pattern i wants the whole-word check; groupChecks[g]
 	// says some pattern of literal group g does.
@@ -187,10 +187,10 @@ func CompileWith(ps []Pattern, o Options) (*Matcher, []error) {
 		m.pre = buildPrefilter(pats, flags)
 	}
 	if len(lits) > 0 {
-		ac, err := ahocorasick.NewBuilder().AddPatterns(lits).Build()
+		ac, err := automaton.New(lits)
 		if err != nil {
-			// Only empty pattern lists or empty patterns fail, and both are
-			// filtered out above.
+			// Only empty or repeated patterns fail, and both are filtered
+			// out above.
 			panic("match: building the automaton: " + err.Error())
 		}
 		m.ac = ac
@@ -283,12 +283,12 @@ func (m *Matcher) literals(text string, from int, fn func(Occurrence)) {
 	}
 	start := m.scanStart(text, from)
 	n := m.normalize(text[start:])
-	for _, h := range m.ac.FindAllOverlapping(n.text) {
+	m.ac.Each(n.text, func(h automaton.Match) {
 		g := h.PatternID
 		s, e := n.original(h.Start, h.End)
 		s, e = s+start, e+start
 		if e <= from {
-			continue
+			return
 		}
 		bounded := true
 		if m.groupChecks[g] {
@@ -299,7 +299,7 @@ func (m *Matcher) literals(text string, from int, fn func(Occurrence)) {
 			}
 		}
 		fn(Occurrence{Group: g, Start: s, End: e, Bounded: bounded})
-	}
+	})
 }
 
 // regexOccurrences reports every match of every RE2 regular expression in
