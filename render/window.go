@@ -20,7 +20,7 @@ func WindowForShare(cardsShare int) int {
 // the Required total under the cap, the Dynamic remainder R, and the cards'
 // share of R.
 func ScanWindow(pre []Piece, s schema.Settings, c tokenize.Counter) int {
-	b := newBudgeter(pre, s, c)
+	b := newBudgeter(pre, s, c, BudgetOptions{})
 	b.required()
 	return WindowForShare(floorShare(s.Shares.Cards, b.remainder()))
 }
@@ -29,7 +29,7 @@ func ScanWindow(pre []Piece, s schema.Settings, c tokenize.Counter) int {
 // cap (markers included) and the cap itself: lint's required-over-cap compares
 // them.
 func RequiredSize(pre []Piece, s schema.Settings, c tokenize.Counter) (total, capTokens int) {
-	b := newBudgeter(pre, s, c)
+	b := newBudgeter(pre, s, c, BudgetOptions{})
 	for _, g := range append([]string{"", budgetLastAction, budgetFrontMemory}, requiredPriority...) {
 		for _, i := range b.bySection[g] {
 			total += b.st[i].tokens
