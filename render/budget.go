@@ -63,6 +63,9 @@ type pieceState struct {
 	cut    bool   // content truncated
 	why    string // why it was left out or cut (report text)
 	group  string // budget section it counts against ("" = always kept, outside every section)
+	// unweighed: left out without being counted (BudgetOptions.SentOnly):
+	// the report names it but gives it no note or size.
+	unweighed bool
 }
 
 type budgeter struct {
@@ -86,8 +89,8 @@ func newBudgeter(pieces []Piece, s schema.Settings, c tokenize.Counter, o Budget
 	for _, n := range BudgetSections() {
 		known[n] = true
 	}
-	texts := make([]string, 0, len(pieces))
-	counted := make([]int, 0, len(pieces))
+	var texts []string
+	var counted []int
 	for i, p := range pieces {
 		g := p.Section
 		// A marker that introduces a section's pieces belongs to it: an
@@ -106,9 +109,9 @@ func newBudgeter(pieces []Piece, s schema.Settings, c tokenize.Counter, o Budget
 		if !known[g] {
 			g = ""
 		}
-		b.st[i] = pieceState{group: g}
+		b.st[i] = pieceState{group: g, unweighed: b.lazy && g == budgetHistory}
 		b.bySection[g] = append(b.bySection[g], i)
-		if !b.lazy || g != budgetHistory {
+		if !b.st[i].unweighed {
 			texts = append(texts, p.Content)
 			counted = append(counted, i)
 		}
@@ -433,17 +436,20 @@ func cardRank(a *Activated) int {
 func (b *budgeter) history(budget int) int {
 	idx := b.bySection[budgetHistory]
 	used := 0
-	stopped := ""
+	stopped, older := "", ""
 	for k := len(idx) - 1; k >= 0; k-- {
 		i := idx[k]
-		if stopped == "" && b.lazy {
+		if stopped == "" && b.st[i].unweighed {
 			n := b.c.Count(b.pieces[i].Content)
-			b.st[i].tokens, b.st[i].whole = n, n
+			b.st[i].tokens, b.st[i].whole, b.st[i].unweighed = n, n, false
 		}
 		t := b.st[i].tokens
 		switch {
 		case stopped != "":
-			b.drop(i, "older than "+stopped+", which did not fit (history has no gaps)")
+			if older == "" {
+				older = "older than " + stopped + ", which did not fit (history has no gaps)"
+			}
+			b.drop(i, older)
 		case used+t <= budget:
 			b.keep(i)
 			used += t
