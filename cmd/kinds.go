@@ -245,6 +245,18 @@ func loadTranscriptFile(iox *IO, p string) (*schema.Transcript, []diag.Diagnosti
 		}
 		return schema.LoadTranscriptBytes(name, data)
 	}
+	// A chat of 20,000 messages is 11 MB of YAML: read and parse it once,
+	// for the kind check and the load (a .jsonl chat, a folder or a file
+	// that does not parse goes to LoadTranscript, which says what it is).
+	if st, err := os.Stat(p); err == nil && !st.IsDir() && !strings.EqualFold(filepath.Ext(p), ".jsonl") {
+		if src, err := formats.ReadSource(p); err == nil && src.Doc != nil {
+			if err := kindError(p, "--transcript", kindTranscript, sourceKind(src)); err != nil {
+				return nil, nil, err
+			}
+			t, ds := schema.LoadTranscriptDoc(src.Doc)
+			return t, ds, nil
+		}
+	}
 	if err := wrongKind(p, "--transcript", kindTranscript); err != nil {
 		return nil, nil, err
 	}

@@ -129,6 +129,9 @@ func runRender(iox *IO, c *cobra.Command, opts *renderOptions, path string) erro
 		return renderTurns(iox, ch, &opts.modes, opts, on.color)
 	}
 
+	// The text without --report, JSON and the API payloads show what is
+	// sent, not the sizes of what was left out.
+	ch.in.SentOnly = opts.explain == "" && !opts.report && opts.format != "html"
 	res, err := ch.eng.Render(ch.in)
 	if err != nil {
 		return usageErr("%v", err)

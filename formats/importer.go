@@ -19,9 +19,10 @@ type importer struct {
 	ids    idAlloc
 	crlf   map[*schema.Entry]string // content as written, when it had \r\n
 	diags  []diag.Diagnostic
-	// keptNames interns "extensions.<format>.<key>": an entry records where
-	// each kept field was without a new string per entry.
-	keptNames map[string]string
+	// keptNames interns "extensions.<format>.<key>" by (parent, key): an
+	// entry records where each kept field was without a new string per
+	// entry (nor a concatenation to look it up).
+	keptNames map[[2]string]string
 }
 
 func newImporter(file, format string) *importer {
@@ -30,7 +31,7 @@ func newImporter(file, format string) *importer {
 	lb.Manifest.Fields = map[string]schema.Pos{}
 	lb.Manifest.Pos = diag.Pos{File: file, Line: 1, Col: 1}
 	return &importer{file: file, format: format, lb: lb, ids: idAlloc{used: map[string]bool{}},
-		crlf: map[*schema.Entry]string{}, keptNames: map[string]string{}}
+		crlf: map[*schema.Entry]string{}, keptNames: map[[2]string]string{}}
 }
 
 // pos is where n starts in the source; the file itself when n is nil.
@@ -90,14 +91,14 @@ func (im *importer) keptBookAt(obj *jnode, ext map[string]any, prefix string) {
 }
 
 func (im *importer) keptName(parent, key string) string {
+	if s, ok := im.keptNames[[2]string{parent, key}]; ok {
+		return s
+	}
 	full := parent + "." + key
 	if parent == "" {
 		full = "extensions." + im.format + "." + key
 	}
-	if s, ok := im.keptNames[full]; ok {
-		return s
-	}
-	im.keptNames[full] = full
+	im.keptNames[[2]string{parent, key}] = full
 	return full
 }
 

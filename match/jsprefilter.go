@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/lorekit/lore/match/internal/ahocorasick"
+	"github.com/lorekit/lore/match/internal/automaton"
 )
 
 // JavaScript regular expressions run on a backtracking engine, one at a time,
@@ -19,7 +19,7 @@ import (
 // literals, compared as the i flag compares (a superset of what a
 // case-sensitive expression matches).
 type prefilter struct {
-	ac       *ahocorasick.Automaton
+	ac       *automaton.Automaton
 	regexes  [][]int // by literal: the expressions that require it
 	always   []bool  // by expression: no literal to wait for
 	maxRunes int
@@ -52,9 +52,9 @@ func buildPrefilter(pats, flags []string) *prefilter {
 		p.regexes[k] = append(p.regexes[k], r)
 	}
 	if len(lits) > 0 {
-		ac, err := ahocorasick.NewBuilder().AddPatterns(lits).Build()
+		ac, err := automaton.New(lits)
 		if err != nil {
-			panic("match: building the prefilter: " + err.Error()) // only empty patterns fail
+			panic("match: building the prefilter: " + err.Error()) // only empty or repeated patterns fail
 		}
 		p.ac = ac
 	}
@@ -114,14 +114,14 @@ func (p *prefilter) mark(text string, start, from int, seen []bool) {
 		return
 	}
 	n := jsIgnoreCase(text[start:])
-	for _, h := range p.ac.FindAllOverlapping(n.text) {
+	p.ac.Each(n.text, func(h automaton.Match) {
 		if _, e := n.original(h.Start, h.End); e+start <= from {
-			continue
+			return
 		}
 		for _, r := range p.regexes[h.PatternID] {
 			seen[r] = true
 		}
-	}
+	})
 }
 
 // A Scanner follows one text as it grows — an engine that appends what

@@ -292,3 +292,26 @@ func TestFindAgainstNaive(t *testing.T) {
 		}
 	}
 }
+
+// TestAutomatonBuiltOnFirstScan: compiling keywords does not build the
+// automaton; the first scan does, once, and finds what it should.
+func TestAutomatonBuiltOnFirstScan(t *testing.T) {
+	m, errs := Compile([]Pattern{{Text: "tavern"}, {Text: "霧の谷"}})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if m.ac != nil {
+		t.Fatal("Compile built the automaton before any text was scanned")
+	}
+	if hits := m.Find("the tavern in 霧の谷"); len(hits) != 2 {
+		t.Fatalf("hits %v", hits)
+	}
+	ac := m.ac
+	if ac == nil || len(m.lits) != 0 {
+		t.Fatal("the first scan did not build the automaton (or kept the keywords it was built from)")
+	}
+	m.Find("tavern")
+	if m.ac != ac {
+		t.Error("the automaton was built twice")
+	}
+}

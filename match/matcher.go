@@ -6,9 +6,10 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
-	"github.com/lorekit/lore/match/internal/ahocorasick"
+	"github.com/lorekit/lore/match/internal/automaton"
 )
 
 // Pattern is one keyword to look for.
@@ -84,8 +85,13 @@ type Group struct {
 type Matcher struct {
 	patterns []Pattern
 	opts     Options
-	ac       *ahocorasick.Automaton
-	groups   []Group // by automaton pattern id
+	// ac is built from lits on the first scan (acOnce): a command that
+	// compiles a book's keywords but scans no text (tokens without a chat,
+	// a book no text reaches) does not pay for it.
+	ac     *automaton.Automaton
+	acOnce sync.Once
+	lits   [][]byte
+	groups []Group // by automaton pattern id
 	// checkWords[i] says pattern i wants the whole-word check; groupChecks[g]
 	// says some pattern of literal group g does.
 	checkWords  []bool
@@ -186,16 +192,26 @@ func CompileWith(ps []Pattern, o Options) (*Matcher, []error) {
 		}
 		m.pre = buildPrefilter(pats, flags)
 	}
-	if len(lits) > 0 {
-		ac, err := ahocorasick.NewBuilder().AddPatterns(lits).Build()
+	m.lits = lits
+	return m, errs
+}
+
+// keywordAutomaton builds the automaton on first use; nil when there are no
+// literal keywords.
+func (m *Matcher) keywordAutomaton() *automaton.Automaton {
+	m.acOnce.Do(func() {
+		if len(m.lits) == 0 {
+			return
+		}
+		ac, err := automaton.New(m.lits)
 		if err != nil {
-			// Only empty pattern lists or empty patterns fail, and both are
-			// filtered out above.
+			// Only empty or repeated patterns fail, and both are filtered
+			// out by CompileWith.
 			panic("match: building the automaton: " + err.Error())
 		}
-		m.ac = ac
-	}
-	return m, errs
+		m.ac, m.lits = ac, nil
+	})
+	return m.ac
 }
 
 func owners(ps []Pattern, idx []int) []int {
@@ -278,17 +294,18 @@ func (m *Matcher) OccurrencesWithin(text string, c *RegexClock, fn func(Occurren
 // literals reports the literal occurrences in text that end after byte from,
 // scanning from start (a character boundary at or before from).
 func (m *Matcher) literals(text string, from int, fn func(Occurrence)) {
-	if m.ac == nil {
+	ac := m.keywordAutomaton()
+	if ac == nil {
 		return
 	}
 	start := m.scanStart(text, from)
 	n := m.normalize(text[start:])
-	for _, h := range m.ac.FindAllOverlapping(n.text) {
+	ac.Each(n.text, func(h automaton.Match) {
 		g := h.PatternID
 		s, e := n.original(h.Start, h.End)
 		s, e = s+start, e+start
 		if e <= from {
-			continue
+			return
 		}
 		bounded := true
 		if m.groupChecks[g] {
@@ -299,7 +316,7 @@ func (m *Matcher) literals(text string, from int, fn func(Occurrence)) {
 			}
 		}
 		fn(Occurrence{Group: g, Start: s, End: e, Bounded: bounded})
-	}
+	})
 }
 
 // regexOccurrences reports every match of every RE2 regular expression in

@@ -109,6 +109,21 @@ func normalizeRuns(s string, fold, asciiRuns bool) normalized {
 		}
 		return normalized{text: b, origLen: len(s)}
 	}
+	if asciiRuns && unchanged(s, fold) {
+		// Text NFKC leaves as it is, whose only cased letters are ASCII (CJK,
+		// kana, Thai, most punctuation): the ASCII fold is all there is to do,
+		// and every character stays where it was, so the map is the identity
+		// (a keyword, being whole characters, matches whole characters).
+		b := []byte(s)
+		if fold {
+			for i, c := range b {
+				if 'A' <= c && c <= 'Z' {
+					b[i] = c + ('a' - 'A')
+				}
+			}
+		}
+		return normalized{text: b, origLen: len(s)}
+	}
 	out := make([]byte, 0, len(s)+len(s)/8)
 	start := make([]int32, 0, cap(out))
 	end := make([]int32, 0, cap(out))
@@ -173,6 +188,30 @@ func normalizeRuns(s string, fold, asciiRuns bool) normalized {
 	return normalized{text: out, start: start, end: end, origLen: len(s)}
 }
 
+// unchanged reports valid UTF-8 that NFKC leaves as it is, in which every
+// character is a normalisation segment of its own (no combining marks: the
+// slow path maps a mark and its base as one), and in which, when fold is set,
+// no character but an ASCII letter has case (foldSegment's test).
+func unchanged(s string, fold bool) bool {
+	for i, r := range s {
+		if r < utf8.RuneSelf {
+			continue
+		}
+		if r == utf8.RuneError || fold && foldable(r) {
+			return false
+		}
+		if p := norm.NFKC.PropertiesString(s[i:]); !p.BoundaryBefore() || !p.BoundaryAfter() {
+			return false
+		}
+	}
+	return norm.NFKC.IsNormalString(s)
+}
+
+// foldable says whether case folding may change r.
+func foldable(r rune) bool {
+	return unicode.SimpleFold(r) != r || unicode.IsLower(r) || unicode.IsUpper(r) || unicode.IsTitle(r)
+}
+
 // foldSegment case-folds one segment. Segments without cased letters (CJK, Thai,
 // digits, punctuation) are returned as they are, so that texts in scripts without
 // case do not pay for the cases transformer.
@@ -190,7 +229,7 @@ func foldSegment(seg []byte, folder **cases.Caser) []byte {
 		}
 		ascii = false
 		r, size := utf8.DecodeRune(seg[i:])
-		if unicode.SimpleFold(r) != r || unicode.IsLower(r) || unicode.IsUpper(r) || unicode.IsTitle(r) {
+		if foldable(r) {
 			needs = true
 		}
 		i += size

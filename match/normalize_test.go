@@ -8,7 +8,7 @@ import (
 var normalizeSeeds = []string{
 	"", "a", "É", "e\u0301", "abc e\u0301 def", "héllo World", "霧の谷 is HERE", "ﬁne ﬂy",
 	"㈀ (x)", "A\u0301\u0323b", "ΣΑΣ σας", "x\xffy", "Straße", "ＡＢＣ１２３", "a\u0300",
-	"tail e\u0301", "\u0301lead", "İstanbul", "K\u212a",
+	"tail e\u0301", "\u0301lead", "İstanbul", "K\u212a", "霧の谷", "日本語 TEXT です。", "カ\u3099", "한국어 ok", "a\u3000b",
 }
 
 // FuzzNormalizeFastPath: the ASCII fast path gives the same text and the
@@ -23,9 +23,25 @@ func FuzzNormalizeFastPath(f *testing.F) {
 		if string(got.text) != string(want.text) {
 			t.Fatalf("normalize(%q, %v) = %q, want %q", s, fold, got.text, want.text)
 		}
-		if got.start == nil { // ASCII: the identity map
+		if got.start == nil { // ASCII, or text NFKC leaves alone: the identity map
 			if len(want.text) != len(s) {
 				t.Fatalf("normalize(%q): no map, but the text changed length", s)
+			}
+			// Every range of whole characters maps back as the reference
+			// maps it (hits are whole characters: keywords are).
+			var cuts []int
+			for i := range string(want.text) {
+				cuts = append(cuts, i)
+			}
+			cuts = append(cuts, len(want.text))
+			for a := range cuts {
+				for b := a; b < len(cuts) && b <= a+4; b++ {
+					gs, ge := got.original(cuts[a], cuts[b])
+					ws, we := want.original(cuts[a], cuts[b])
+					if gs != ws || ge != we {
+						t.Fatalf("normalize(%q, %v): [%d,%d) maps to [%d,%d), want [%d,%d)", s, fold, cuts[a], cuts[b], gs, ge, ws, we)
+					}
+				}
 			}
 			return
 		}

@@ -63,6 +63,9 @@ type pieceState struct {
 	cut    bool   // content truncated
 	why    string // why it was left out or cut (report text)
 	group  string // budget section it counts against ("" = always kept, outside every section)
+	// unweighed: left out without being counted (BudgetOptions.SentOnly):
+	// the report names it but gives it no note or size.
+	unweighed bool
 }
 
 type budgeter struct {
@@ -76,20 +79,18 @@ type budgeter struct {
 	reqUsed      int // Required tokens kept, markers included
 	budgets      map[string]int
 	historyShare float64
+	lazy         bool // history pieces are counted when weighed (BudgetOptions.SentOnly)
 }
 
-func newBudgeter(pieces []Piece, s schema.Settings, c tokenize.Counter) *budgeter {
+func newBudgeter(pieces []Piece, s schema.Settings, c tokenize.Counter, o BudgetOptions) *budgeter {
 	b := &budgeter{pieces: pieces, s: s, c: c, st: make([]pieceState, len(pieces)),
-		bySection: map[string][]int{}, capTokens: RequiredCapTokens(s), budgets: map[string]int{}}
+		bySection: map[string][]int{}, capTokens: RequiredCapTokens(s), budgets: map[string]int{}, lazy: o.SentOnly}
 	known := map[string]bool{}
 	for _, n := range BudgetSections() {
 		known[n] = true
 	}
-	texts := make([]string, len(pieces))
-	for i, p := range pieces {
-		texts[i] = p.Content
-	}
-	counts := tokenize.CountAll(c, texts)
+	var texts []string
+	var counted []int
 	for i, p := range pieces {
 		g := p.Section
 		// A marker that introduces a section's pieces belongs to it: an
@@ -108,11 +109,27 @@ func newBudgeter(pieces []Piece, s schema.Settings, c tokenize.Counter) *budgete
 		if !known[g] {
 			g = ""
 		}
-		n := counts[i]
-		b.st[i] = pieceState{tokens: n, whole: n, group: g}
+		b.st[i] = pieceState{group: g, unweighed: b.lazy && g == budgetHistory}
 		b.bySection[g] = append(b.bySection[g], i)
+		if !b.st[i].unweighed {
+			texts = append(texts, p.Content)
+			counted = append(counted, i)
+		}
+	}
+	for k, n := range tokenize.CountAll(c, texts) {
+		b.st[counted[k]].tokens, b.st[counted[k]].whole = n, n
 	}
 	return b
+}
+
+// BudgetOptions say what a caller of BudgetWith needs besides the prompt.
+type BudgetOptions struct {
+	// SentOnly: the caller shows what is sent, not the sizes of what was
+	// left out, so history is counted newest first and only until the first
+	// message that does not fit; the older ones, left out unweighed, have
+	// no size in the report's notes and largest entries. A 20,000-message
+	// chat then costs what the part of it that fits does.
+	SentOnly bool
 }
 
 func (b *budgeter) remainder() int { return max(b.s.Available()-b.reqUsed, 0) }
@@ -230,7 +247,13 @@ func (b *budgeter) dropOrphanMarkers() {
 // Budget sorts the cards and memory items once: O(n log n) in the pieces, plus
 // one token count per distinct text.
 func Budget(pieces []Piece, s schema.Settings, c tokenize.Counter) ([]Piece, *Report) {
-	b := newBudgeter(pieces, s, c)
+	return BudgetWith(pieces, s, c, BudgetOptions{})
+}
+
+// BudgetWith is Budget for a caller that needs less than the whole report
+// (BudgetOptions); the prompt is the same.
+func BudgetWith(pieces []Piece, s schema.Settings, c tokenize.Counter, o BudgetOptions) ([]Piece, *Report) {
+	b := newBudgeter(pieces, s, c, o)
 	b.required()
 	r := b.remainder()
 
@@ -413,13 +436,20 @@ func cardRank(a *Activated) int {
 func (b *budgeter) history(budget int) int {
 	idx := b.bySection[budgetHistory]
 	used := 0
-	stopped := ""
+	stopped, older := "", ""
 	for k := len(idx) - 1; k >= 0; k-- {
 		i := idx[k]
+		if stopped == "" && b.st[i].unweighed {
+			n := b.c.Count(b.pieces[i].Content)
+			b.st[i].tokens, b.st[i].whole, b.st[i].unweighed = n, n, false
+		}
 		t := b.st[i].tokens
 		switch {
 		case stopped != "":
-			b.drop(i, "older than "+stopped+", which did not fit (history has no gaps)")
+			if older == "" {
+				older = "older than " + stopped + ", which did not fit (history has no gaps)"
+			}
+			b.drop(i, older)
 		case used+t <= budget:
 			b.keep(i)
 			used += t

@@ -316,7 +316,7 @@ func TestCardRanking(t *testing.T) {
 		card("const-a", 10, Activated{Entry: e(1, true), LastMessage: -1}),
 		card("const-0", 10, Activated{Entry: e(0, true), LastMessage: -1}),
 	}
-	b := newBudgeter(pieces, settings(1000), c)
+	b := newBudgeter(pieces, settings(1000), c, BudgetOptions{})
 	var got []string
 	idx := rankCards(pieces, b.bySection[budgetCards])
 	for _, i := range idx {

@@ -34,6 +34,11 @@ type Input struct {
 	// the inputs were loaded (DecodeEngineSettings); nil means the engine
 	// decodes EngineSettings itself (an Input built by hand).
 	EngineConfig any
+	// SentOnly says the caller prints what is sent and why (the prompt, the
+	// entries, the report's sections), not the sizes of what was left out
+	// (the report's notes and largest entries, --explain): an engine may
+	// leave unweighed what it drops unweighed (BudgetOptions.SentOnly).
+	SentOnly bool
 
 	// macros is the render's macro budget, set by Prepare.
 	macros *MacroBudget

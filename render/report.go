@@ -155,6 +155,15 @@ func (b *budgeter) report(remainder int) *Report {
 				anyKept = true
 			}
 			key := keyOf(p)
+			if st.unweighed { // left out unweighed (SentOnly): named, not sized
+				if p.Message >= 0 && p.Key != "" { // a message is one piece, its key its own
+					sec.Dropped = append(sec.Dropped, key)
+				} else if !keptKey[key] && !seenDrop[key] {
+					seenDrop[key] = true
+					sec.Dropped = append(sec.Dropped, key)
+				}
+				continue
+			}
 			whole := st.whole
 			if st.cut {
 				sec.Cut = true

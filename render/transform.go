@@ -9,7 +9,10 @@ import (
 )
 
 // ApplyTransforms rewrites chat history with the manifest's transforms (SPEC
-// §5) and returns rewritten copies; msgs itself is never changed. A message's
+// §5) and returns rewritten copies; msgs itself is never changed. A book
+// without transforms gets msgs itself back, not a copy (a render calls this
+// four times, and a chat may have 20,000 messages): callers must not write to
+// the result. A message's
 // depth is how many messages come after it (the newest has depth 0); a
 // transform applies where minDepth ≤ depth ≤ maxDepth (either bound optional)
 // and, when it lists roles, to messages of those roles only. Transforms run in
@@ -20,11 +23,11 @@ import (
 // error (naming its position in the manifest); the others still apply, so a
 // caller that wants the best effort may use the messages anyway.
 func ApplyTransforms(book *schema.Lorebook, msgs []schema.Message) ([]schema.Message, error) {
+	if book == nil || len(book.Manifest.Transforms) == 0 {
+		return msgs, nil
+	}
 	out := make([]schema.Message, len(msgs))
 	copy(out, msgs)
-	if book == nil || len(book.Manifest.Transforms) == 0 {
-		return out, nil
-	}
 	var errs []error
 	n := len(out)
 	for ti, t := range book.Manifest.Transforms {

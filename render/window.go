@@ -20,7 +20,9 @@ func WindowForShare(cardsShare int) int {
 // the Required total under the cap, the Dynamic remainder R, and the cards'
 // share of R.
 func ScanWindow(pre []Piece, s schema.Settings, c tokenize.Counter) int {
-	b := newBudgeter(pre, s, c)
+	// Only Required is weighed: history, which may be 20,000 messages, is
+	// not counted (SentOnly leaves it to the history pass, which never runs).
+	b := newBudgeter(pre, s, c, BudgetOptions{SentOnly: true})
 	b.required()
 	return WindowForShare(floorShare(s.Shares.Cards, b.remainder()))
 }
@@ -29,7 +31,7 @@ func ScanWindow(pre []Piece, s schema.Settings, c tokenize.Counter) int {
 // cap (markers included) and the cap itself: lint's required-over-cap compares
 // them.
 func RequiredSize(pre []Piece, s schema.Settings, c tokenize.Counter) (total, capTokens int) {
-	b := newBudgeter(pre, s, c)
+	b := newBudgeter(pre, s, c, BudgetOptions{SentOnly: true}) // Required only: history is not counted
 	for _, g := range append([]string{"", budgetLastAction, budgetFrontMemory}, requiredPriority...) {
 		for _, i := range b.bySection[g] {
 			total += b.st[i].tokens

@@ -15,10 +15,11 @@ import (
 type bpe struct {
 	name  string
 	codec func() tokenizer.Codec
+	words *wordCache
 }
 
 func newBPE(name string) *cached {
-	return newCached(&bpe{name: name, codec: sync.OnceValue(func() tokenizer.Codec {
+	return newCached(&bpe{name: name, words: newWordCache(), codec: sync.OnceValue(func() tokenizer.Codec {
 		c, err := tokenizer.Get(tokenizer.Encoding(name))
 		if err != nil {
 			// Only reachable if Get's switch and this wrapper disagree.
@@ -46,7 +47,18 @@ func Preload(name string) {
 
 func (b *bpe) Name() string { return b.name }
 
+// Count sums the counts of s's words (pieces.go), each counted once per
+// process; a short or invalid text is counted whole.
 func (b *bpe) Count(s string) int {
+	if len(s) < splitFrom || !utf8.ValidString(s) {
+		return b.countWhole(s)
+	}
+	n := 0
+	eachWord(s, func(w string) { n += b.words.count(w, b.countWhole) })
+	return n
+}
+
+func (b *bpe) countWhole(s string) int {
 	n, err := b.codec().Count(s)
 	if err != nil {
 		// The codec runs in ErrorModeNone, where only the split regexp can

@@ -1,6 +1,7 @@
 package lore
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -291,18 +292,46 @@ func (a *assembler) memory() {
 // step 10: greetings, then the transcript, with depth-injected cards. The
 // greeting counts as a chat message for depth, because the model sees it as
 // one; the newest transcript message is the last action.
+// messageKeys are "message:0" … "message:n-1", cut from one string.
+func messageKeys(n int) []string {
+	var b strings.Builder
+	b.Grow(n * len("message:00000"))
+	ends := make([]int, n)
+	for i := range n {
+		b.WriteString("message:")
+		b.WriteString(strconv.Itoa(i))
+		ends[i] = b.Len()
+	}
+	all := b.String()
+	keys := make([]string, n)
+	start := 0
+	for i, e := range ends {
+		keys[i], start = all[start:e], e
+	}
+	return keys
+}
+
 func (a *assembler) history() {
-	var chat []render.Piece
+	var greetings []render.Piece
 	for _, g := range a.greetings {
 		t := strings.TrimSpace(a.macros.Expand(g.Entry.Content))
 		if t == "" {
 			continue
 		}
-		chat = append(chat, render.Piece{Step: render.StepHistory, Role: "assistant", Content: t,
+		greetings = append(greetings, render.Piece{Step: render.StepHistory, Role: "assistant", Content: t,
 			Sources: []string{g.Entry.ID}, Section: render.SecHistory, Key: g.Entry.ID, Message: -1})
 	}
-	for i, m := range a.msgs {
-		key := "message:" + strconv.Itoa(i)
+	// Every message's key and source list, in two allocations for the
+	// whole chat rather than three per message, and each piece made where
+	// it goes (a chat may be 20,000 messages long).
+	keys := messageKeys(len(a.msgs))
+	n := len(greetings) + len(a.msgs)
+	chat := func(k int) render.Piece {
+		if k < len(greetings) {
+			return greetings[k]
+		}
+		i := k - len(greetings)
+		m := a.msgs[i]
 		sec := render.SecHistory
 		if i == len(a.msgs)-1 {
 			sec = render.SecLastAction
@@ -311,31 +340,32 @@ func (a *assembler) history() {
 		if role != "user" && role != "assistant" {
 			role = "system"
 		}
-		chat = append(chat, render.Piece{Step: render.StepHistory, Role: role, Content: m.Content,
-			Sources: []string{key}, Section: sec, Key: key, Message: i})
+		return render.Piece{Step: render.StepHistory, Role: role, Content: m.Content,
+			Sources: keys[i : i+1 : i+1], Section: sec, Key: keys[i], Message: i}
 	}
-	// inject[k] holds the cards that go before chat[k]; inject[len(chat)]
-	// would be after the newest message, which no depth reaches.
-	inject := make([][]*render.Activated, len(chat)+1)
+	// inject[at] holds the cards that go before chat piece at; n would be
+	// after the newest message, which no depth reaches.
+	inject := map[int][]*render.Activated{}
 	for _, x := range a.bySection[schema.SectionChatHistory] {
 		if x.Entry.Depth == nil {
 			continue
 		}
-		at := len(chat) - 1 - *x.Entry.Depth
+		at := n - 1 - *x.Entry.Depth
 		if at < 0 {
 			at = 0
 		}
-		if at > len(chat) { // negative depth (lint: depth-ignored): just before the newest
-			at = max(len(chat)-1, 0)
+		if at > n { // negative depth (lint: depth-ignored): just before the newest
+			at = max(n-1, 0)
 		}
 		inject[at] = append(inject[at], x) // already by position, then id
 	}
-	for k := 0; k <= len(chat); k++ {
+	a.pieces = slices.Grow(a.pieces, n)
+	for k := 0; k <= n; k++ {
 		for _, x := range inject[k] {
 			a.entryPiece(render.StepHistory, x, render.SecCards)
 		}
-		if k < len(chat) {
-			a.add(chat[k])
+		if k < n {
+			a.add(chat(k))
 		}
 	}
 }

@@ -95,7 +95,7 @@ func renderWith(in *render.Input, kw *keywordIndex) (*render.Result, error) {
 	window := render.ScanWindow(pre, in.Settings, in.Counter)
 	act := activate(in, kw, window)
 	pieces := Assemble(in, act)
-	kept, report := render.Budget(pieces, in.Settings, in.Counter)
+	kept, report := render.BudgetWith(pieces, in.Settings, in.Counter, render.BudgetOptions{SentOnly: in.SentOnly})
 	kept = dropEmptyMemoryHeader(kept)
 
 	res.Report = report

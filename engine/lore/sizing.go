@@ -5,6 +5,7 @@ import (
 
 	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/tokenize"
 )
 
 // SizeUp sizes a lorebook's always-sent pieces (see Sizing) for an Input's
@@ -26,13 +27,20 @@ func SizeUp(in *render.Input) *render.Sizing {
 	sz.Remainder = sz.Report.Remainder
 	sz.CardsShare = render.FloorShare(in.Settings.Shares.Cards, sz.Remainder)
 	sz.Window = render.WindowForShare(sz.CardsShare)
+	// Macros expand in entry order (they share one budget); the counts,
+	// most of the work, run on every core.
 	macros := render.NewMacros(in)
+	var cards []*schema.Entry
+	var texts []string
 	for _, e := range in.Book.Entries {
 		if !e.Enabled || e.Section != schema.SectionChatHistory || e.Role == render.RoleGreeting {
 			continue
 		}
-		n := in.Counter.Count(strings.TrimSpace(macros.Expand(e.Content)))
-		sz.Cards = append(sz.Cards, render.CardSize{Entry: e, Tokens: n, Over: n > sz.CardsShare})
+		cards = append(cards, e)
+		texts = append(texts, strings.TrimSpace(macros.Expand(e.Content)))
+	}
+	for i, n := range tokenize.CountAll(in.Counter, texts) {
+		sz.Cards = append(sz.Cards, render.CardSize{Entry: cards[i], Tokens: n, Over: n > sz.CardsShare})
 	}
 	if l := in.MacroBudget().Limit(in.Book); l != "" {
 		sz.Limits = append(sz.Limits, l)

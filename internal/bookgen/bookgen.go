@@ -46,7 +46,7 @@ const (
 
 // Shapes are the shapes of ordinary lorebooks, each of which lore must load in
 // time linear in its entries.
-var Shapes = []Shape{YAML, JSON, JSONMin, SillyTavern, PNGCard, NovelAI, SharedKeyword}
+var Shapes = []Shape{YAML, JSON, JSONMin, SillyTavern, PNGCard, NovelAI, SharedKeyword, CJK}
 
 // Ext is the file name extension of a shape.
 func (s Shape) Ext() string {
@@ -99,6 +99,8 @@ func Bytes(s Shape, n int) ([]byte, error) {
 		return json.Marshal(novelAIBook(n))
 	case SharedKeyword:
 		return sharedKeyword(n), nil
+	case CJK:
+		return cjkYAML(n), nil
 	case AliasBomb:
 		return aliasBomb(n, 1<<20), nil
 	}

@@ -6,6 +6,7 @@
 //	go run ./scripts/bench -sizes 20000,100000 -shapes shared-kw -commands lint,render
 //	go run ./scripts/bench -hostile             # the hostile inputs of the README
 //	go run ./scripts/bench -peers /tmp/peers    # also jq, ajv and character-foundry
+//	go run ./scripts/bench -shapes cjk -cpu -chats 20,2000,20000 -engines lore,sillytavern
 //
 // Inputs come from internal/bookgen, so the allocation guards in the tests and
 // this table measure the same files. -peers names a folder where
@@ -43,7 +44,10 @@ type options struct {
 	maxRSS   int64
 	hostile  bool
 	keep     string
-	okExit   int // the highest exit code that is not a failure
+	okExit   int      // the highest exit code that is not a failure
+	cpu      bool     // time is the child's CPU time (user + system), not wall time
+	chats    []int    // render also against bookgen.HardChat of these lengths
+	engines  []string // the engines of those renders
 }
 
 func main() {
@@ -78,7 +82,21 @@ func parseFlags() (*options, error) {
 	maxRSS := flag.Int64("maxrss", 4096, "kill a run whose resident memory passes this many MB")
 	flag.BoolVar(&o.hostile, "hostile", false, "time the hostile inputs instead (alias bomb, FIFO in a folder, findings on a minified book)")
 	flag.StringVar(&o.keep, "keep", "", "write the inputs into this folder and keep them (default: a temporary folder)")
+	flag.BoolVar(&o.cpu, "cpu", false, "time is CPU time (user + system), the figure a shared machine disturbs least")
+	chats := flag.String("chats", "", "also render against chats of these many messages (bookgen.HardChat, 80 words each), comma-separated")
+	engines := flag.String("engines", "lore", "the engines of the -chats renders, comma-separated")
 	flag.Parse()
+	for _, c := range strings.Split(*chats, ",") {
+		if c = strings.TrimSpace(c); c == "" {
+			continue
+		}
+		m, err := strconv.Atoi(c)
+		if err != nil || m < 1 {
+			return nil, fmt.Errorf("-chats: %q is not a number of messages", c)
+		}
+		o.chats = append(o.chats, m)
+	}
+	o.engines = strings.Split(*engines, ",")
 	o.maxRSS = *maxRSS << 20
 	for _, s := range strings.Split(*sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -138,7 +156,11 @@ func run(o *options) error {
 	if o.hostile {
 		return runHostile(o, dir, chat)
 	}
-	fmt.Printf("%d run(s) per cell; time is the median wall time, memory the largest peak RSS\n\n", o.runs)
+	what := "wall time"
+	if o.cpu {
+		what = "CPU time (user + system)"
+	}
+	fmt.Printf("%d run(s) per cell; time is the median %s, memory the largest peak RSS\n\n", o.runs, what)
 	header := "| shape | command |"
 	rule := "|---|---|"
 	for _, n := range o.sizes {
@@ -159,6 +181,22 @@ func run(o *options) error {
 		for _, c := range o.commands {
 			args := func(p string) []string { return commandArgs(c, p, chat) }
 			printRow(o, string(sh), "lore "+c, paths, func(p string) (string, []string) { return o.lore, args(p) })
+		}
+		for _, m := range o.chats {
+			chats := map[string]string{}
+			for _, n := range o.sizes {
+				c, err := writeChat(dir, n, m)
+				if err != nil {
+					return err
+				}
+				chats[paths[n]] = c
+			}
+			for _, e := range o.engines {
+				name := fmt.Sprintf("lore render, %d messages, %s", m, e)
+				printRow(o, string(sh), name, paths, func(p string) (string, []string) {
+					return o.lore, []string{"render", p, "--transcript", chats[p], "--engine", e}
+				})
+			}
 		}
 		for _, peer := range peersFor(o, sh) {
 			printRow(o, string(sh), peer.name, paths, peer.argv)
@@ -183,6 +221,12 @@ func write(dir string, s bookgen.Shape, n int) (string, error) {
 	return filepath.Join(dir, s.File(n)), err
 }
 
+// writeChat writes bookgen.HardChat(entries, messages) in a child (see write).
+func writeChat(dir string, entries, messages int) (string, error) {
+	_, err := inChild("-write", dir, "chat", strconv.Itoa(entries), strconv.Itoa(messages))
+	return filepath.Join(dir, fmt.Sprintf("chat-%d-%d.yaml", entries, messages)), err
+}
+
 func inChild(args ...string) ([]byte, error) {
 	self, err := os.Executable()
 	if err != nil {
@@ -205,6 +249,15 @@ func writeChild(args []string) error {
 		for _, in := range ins {
 			fmt.Printf("%s\t%s\n", in.name, in.path)
 		}
+		return err
+	}
+	if len(args) == 4 && args[1] == "chat" {
+		n, err1 := strconv.Atoi(args[2])
+		m, err2 := strconv.Atoi(args[3])
+		if err := errors.Join(err1, err2); err != nil {
+			return err
+		}
+		_, err := bookgen.WriteHardChat(args[0], n, m)
 		return err
 	}
 	if len(args) != 3 {
@@ -361,6 +414,9 @@ func once(o *options, bin string, args []string) result {
 	err := cmd.Wait()
 	wall := time.Since(start)
 	close(done)
+	if o.cpu && cmd.ProcessState != nil {
+		wall = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
 	r := result{wall: wall, stdout: out.n}
 	r.rss = peakRSS(cmd.ProcessState)
 	select {
