@@ -8,6 +8,10 @@ repo="$(cd "$(dirname "$0")/../.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 export PRE_COMMIT_HOME="$work/cache"
+# pre-commit's golang environment has a GOPATH of its own, so without this
+# the build would download every module again into it; the machine's module
+# cache holds them already.
+export GOMODCACHE="${GOMODCACHE:-$(go env GOMODCACHE)}"
 # try-repo clones the commit: hook definitions that are not committed yet
 # are tried from a copy committed in a scratch clone.
 src="$work/lore"
