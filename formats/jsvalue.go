@@ -13,6 +13,10 @@ import (
 // STEntry's accessors are built on them, so the sillytavern engine, export
 // and the loss report read a field alike.
 
+// JSTruthy is JavaScript's ToBoolean (exported for the other readers of
+// SillyTavern's objects, its regex scripts).
+func JSTruthy(v any) bool { return jsTruthy(v) }
+
 // jsTruthy is JavaScript's ToBoolean.
 func jsTruthy(v any) bool {
 	switch x := v.(type) {

@@ -59,16 +59,9 @@ func compileJSRegex(kw string) (*jsRegex, error) {
 		if strings.ContainsRune(flags[:i], f) {
 			return nil, fmt.Errorf("invalid regular expression %s: flag %q given twice", kw, f)
 		}
-		switch f {
-		case 'i':
-			opts |= regexp2.IgnoreCase
-		case 'm':
-			opts |= regexp2.Multiline
-		case 's':
-			opts |= regexp2.Singleline
-		case 'u':
-			opts |= regexp2.Unicode
-		case 'y':
+		if o, ok := JSFlagOption(f); ok {
+			opts |= o
+		} else if f == 'y' {
 			x.sticky = true
 		}
 	}
@@ -101,4 +94,21 @@ func (x *jsRegex) each(text string, fn func(s, e int)) error {
 		fn(loc[0], loc[1])
 	}
 	return nil
+}
+
+// JSFlagOption is the regexp2 option of JavaScript's regular-expression
+// flag f (i, m, s, u); false for the flags with no option (g, y) and the
+// others.
+func JSFlagOption(f rune) (regexp2.RegexOptions, bool) {
+	switch f {
+	case 'i':
+		return regexp2.IgnoreCase, true
+	case 'm':
+		return regexp2.Multiline, true
+	case 's':
+		return regexp2.Singleline, true
+	case 'u':
+		return regexp2.Unicode, true
+	}
+	return 0, false
 }

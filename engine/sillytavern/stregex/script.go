@@ -108,7 +108,7 @@ func Parse(v any, where string) ([]*Script, error) {
 		default:
 			bad = append(bad, "placement must be a list of numbers")
 		}
-		s.Disabled, s.MarkdownOnly, s.PromptOnly = truthy(m["disabled"]), truthy(m["markdownOnly"]), truthy(m["promptOnly"])
+		s.Disabled, s.MarkdownOnly, s.PromptOnly = formats.JSTruthy(m["disabled"]), formats.JSTruthy(m["markdownOnly"]), formats.JSTruthy(m["promptOnly"])
 		s.Substitute = formats.JSNumber(m["substituteRegex"])
 		s.MinDepth, s.MaxDepth = depth(m["minDepth"]), depth(m["maxDepth"])
 		if len(bad) > 0 {
@@ -130,20 +130,6 @@ func depth(v any) float64 {
 		return math.NaN()
 	}
 	return formats.JSNumber(v)
-}
-
-func truthy(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return x
-	case float64:
-		return x != 0 && !math.IsNaN(x)
-	case string:
-		return x != ""
-	}
-	return true
 }
 
 // Applies says whether the script runs on a text of this placement sent in
@@ -425,20 +411,14 @@ func Compile(pattern, flags string) (*regexp2.Regexp, bool, error) {
 	opts := regexp2.ECMAScript
 	global := false
 	for _, f := range flags {
-		switch f {
-		case 'g':
-			global = true
-		case 'i':
-			opts |= regexp2.IgnoreCase
-		case 'm':
-			opts |= regexp2.Multiline
-		case 's':
-			opts |= regexp2.Singleline
-		case 'u':
-			opts |= regexp2.Unicode
-		default:
+		if o, ok := match.JSFlagOption(f); ok {
+			opts |= o
+			continue
+		}
+		if f != 'g' {
 			return nil, false, fmt.Errorf("invalid flag %q", f)
 		}
+		global = true
 	}
 	re, err := regexp2.Compile(pattern, opts)
 	if err != nil {
