@@ -2,17 +2,12 @@ package sillytavern
 
 import (
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
-	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/internal/docexamples"
 	"github.com/lorekit/lore/internal/golden"
-	"github.com/lorekit/lore/render"
-	"github.com/lorekit/lore/schema"
-	"github.com/lorekit/lore/tokenize"
 )
 
 // changesSection is the part of docs/engines.md that lists what changed
@@ -51,30 +46,13 @@ func isCard(book string) bool { return strings.Contains(book, `"spec"`) }
 // changeListing renders the example at 1.18.0 and at 1.12.6: the prompt,
 // one message a line, then each outlet's text.
 func changeListing(t *testing.T, ex docExample) []string {
-	dir := t.TempDir()
-	book, _, err := formats.Convert(filepath.Join(dir, "book.json"), []byte(ex.Files["book.json"]))
-	if err != nil {
-		t.Fatalf("example %s: %v", ex.ID, err)
-	}
-	chat := filepath.Join(dir, "chat.jsonl")
-	if err := os.WriteFile(chat, []byte(ex.Files["chat.jsonl"]), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tr, _, err := schema.LoadTranscript(chat)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
 	for _, v := range []string{Version118, Version126} {
-		_, settings, _ := ex.parse(t)
-		settings["version"] = v
-		counter, _ := tokenize.Get(tokenize.Chars4)
-		s := schema.DefaultSettings()
-		s.Tokenizer = tokenize.Chars4
-		in := &render.Input{Book: book, Transcript: tr, Settings: s, Counter: counter, EngineSettings: settings}
+		in := ex.input(t)
+		in.EngineSettings["version"] = v
 		var sl *slots
 		var sc *scan
-		err := New().runTurns(in, []int{len(tr.Messages)}, func(_ int, tu turn) error {
+		err := New().runTurns(in, []int{len(in.Transcript.Messages)}, func(_ int, tu turn) error {
 			out = append(out, "SillyTavern "+v)
 			out = append(out, docexamples.Listing(tu.res)...)
 			sl, sc = tu.sl, tu.sc

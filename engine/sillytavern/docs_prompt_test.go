@@ -3,16 +3,11 @@ package sillytavern
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/lorekit/lore/formats"
 	"github.com/lorekit/lore/internal/docexamples"
 	"github.com/lorekit/lore/internal/golden"
-	"github.com/lorekit/lore/render"
-	"github.com/lorekit/lore/schema"
-	"github.com/lorekit/lore/tokenize"
 )
 
 // TestDocsPromptExamples renders every example of docs/engines.md's
@@ -37,24 +32,7 @@ func TestDocsPromptExamples(t *testing.T) {
 }
 
 func promptListing(t *testing.T, ex docExample) []string {
-	dir := t.TempDir()
-	book, _, err := formats.Convert(filepath.Join(dir, "book.json"), []byte(ex.Files["book.json"]))
-	if err != nil {
-		t.Fatalf("example %s: %v", ex.ID, err)
-	}
-	chat := filepath.Join(dir, "chat.jsonl")
-	if err := os.WriteFile(chat, []byte(ex.Files["chat.jsonl"]), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tr, _, err := schema.LoadTranscript(chat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, settings, _ := ex.parse(t)
-	counter, _ := tokenize.Get(tokenize.Chars4)
-	s := schema.DefaultSettings()
-	s.Tokenizer = tokenize.Chars4
-	res, err := New().Render(&render.Input{Book: book, Transcript: tr, Settings: s, Counter: counter, EngineSettings: settings})
+	res, err := New().Render(ex.input(t))
 	if err != nil {
 		t.Fatalf("example %s: %v", ex.ID, err)
 	}

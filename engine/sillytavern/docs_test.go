@@ -120,8 +120,10 @@ func (ex docExample) checkCaseIn(t *testing.T, dir string) {
 	t.Errorf("%s differs from example %s (-update rewrites it, then scripts/oracle-sillytavern)", path, ex.ID)
 }
 
-// listing renders the example with both engines, one message a line.
-func (ex docExample) listing(t *testing.T) []string {
+// input is the example's book, chat and settings.sillytavern as a render's
+// input, counted by chars/4.
+func (ex docExample) input(t *testing.T) *render.Input {
+	t.Helper()
 	dir := t.TempDir()
 	book, _, err := formats.Convert(filepath.Join(dir, "book.json"), []byte(ex.Files["book.json"]))
 	if err != nil {
@@ -139,7 +141,12 @@ func (ex docExample) listing(t *testing.T) []string {
 	counter, _ := tokenize.Get(tokenize.Chars4)
 	s := schema.DefaultSettings()
 	s.Tokenizer = tokenize.Chars4
-	in := &render.Input{Book: book, Transcript: tr, Settings: s, Counter: counter, EngineSettings: settings}
+	return &render.Input{Book: book, Transcript: tr, Settings: s, Counter: counter, EngineSettings: settings}
+}
+
+// listing renders the example with both engines, one message a line.
+func (ex docExample) listing(t *testing.T) []string {
+	in := ex.input(t)
 	var out []string
 	for _, eng := range []render.Engine{lore.New(), New()} {
 		res, err := eng.Render(in)
