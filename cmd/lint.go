@@ -13,7 +13,6 @@ import (
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/engine"
 	"github.com/lorekit/lore/lint"
-	"github.com/lorekit/lore/render"
 	"github.com/lorekit/lore/schema"
 	"github.com/lorekit/lore/tokenize"
 )
@@ -265,7 +264,7 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 			}
 			files += max(len(book.Files), 1)
 			r, _ := res.Resolve(book, cfgOf[i].File, est) // its error is Check's, seen above
-			books[i], found[i] = book, lint.RunWith(book, vars, cfgOf[i].WithSettings(r).WithEngines(judgeBy(r.Engine, book)), ds)
+			books[i], found[i] = book, lint.RunWith(book, vars, cfgOf[i].WithSettings(r).WithEngines(engine.JudgeBy(r.Engine, book)), ds)
 			out = append(out, found[i]...)
 		}
 		return out, files, bad, books, found
@@ -306,19 +305,6 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 	return finishLint(iox, opts, pr, all, files, unusable, accepted)
 }
 
-// judgeBy resolves, through the registry, the engine a lint judges book by
-// (--engine, else settings.engine, else the engine of the book's format,
-// else lore's; a name the registry does not know, which the schema reports,
-// judges by lore's) and lore's own engine, which lint compares it with.
-func judgeBy(asked string, book *schema.Lorebook) (judge, base render.Engine) {
-	base, _ = engine.Get(engine.Default)
-	name, _ := engine.Choose(asked, book)
-	judge, err := engine.Get(name)
-	if err != nil {
-		judge = base
-	}
-	return judge, base
-}
 
 // finishLint prints the findings (folded into one line per cause in text
 // output) and the summary, and turns them into the exit code. accepted is how

@@ -218,7 +218,7 @@ func lintForServe(iox *IO, flags *pflag.FlagSet, opts *serveOptions, path string
 	if err != nil {
 		return nil
 	}
-	return diag.Sort(lint.RunWith(book, vars, cfg.WithSettings(r).WithEngines(judgeBy(name, book)), loaded))
+	return diag.Sort(lint.RunWith(book, vars, cfg.WithSettings(r).WithEngines(engine.JudgeBy(name, book)), loaded))
 }
 
 // openBrowser opens url in the desktop's web browser.

@@ -102,3 +102,18 @@ func Choose(asked string, book *schema.Lorebook) (name string, byFormat bool) {
 	}
 	return Default, false
 }
+
+// JudgeBy is the engine a lint judges book by (asked, else settings.engine,
+// else the engine of the book's format, else lore's; a name the registry
+// does not know, which the schema reports, judges by lore's) and lore's own
+// engine, which lint compares it with. lint, lore lsp and lore serve all
+// choose so.
+func JudgeBy(asked string, book *schema.Lorebook) (judge, base render.Engine) {
+	base, _ = Get(Default)
+	name, _ := Choose(asked, book)
+	judge, err := Get(name)
+	if err != nil {
+		judge = base
+	}
+	return judge, base
+}

@@ -184,24 +184,13 @@ func analyze(path string, ov schema.Overlay, opts Options, root string) (a *anal
 	if opts.Engine != "" {
 		r.Engine = opts.Engine
 	}
-	judge, base := judgeBy(r.Engine, book)
+	judge, base := engine.JudgeBy(r.Engine, book)
 	a.book, a.settings, a.judge = book, r.Settings, judge
 	a.diags = diag.Sort(lint.RunWith(book, a.vars, cfg.WithSettings(r).WithEngines(judge, base), ds))
 	a.readTexts(ov)
 	return a
 }
 
-// judgeBy is lint's choice of engine: the one asked for, else
-// settings.engine, else the book's format's, else lore's.
-func judgeBy(asked string, book *schema.Lorebook) (judge, base render.Engine) {
-	base, _ = engine.Get(engine.Default)
-	name, _ := engine.Choose(asked, book)
-	judge, err := engine.Get(name)
-	if err != nil {
-		judge = base
-	}
-	return judge, base
-}
 
 // readTexts keeps the text of every file a diagnostic or entry points at,
 // for turning positions into LSP's.
