@@ -305,7 +305,6 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 	return finishLint(iox, opts, pr, all, files, unusable, accepted)
 }
 
-
 // finishLint prints the findings (folded into one line per cause in text
 // output) and the summary, and turns them into the exit code. accepted is how
 // many findings the baseline held back.

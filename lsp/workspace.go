@@ -191,7 +191,6 @@ func analyze(path string, ov schema.Overlay, opts Options, root string) (a *anal
 	return a
 }
 
-
 // readTexts keeps the text of every file a diagnostic or entry points at,
 // for turning positions into LSP's.
 func (a *analysis) readTexts(ov schema.Overlay) {
