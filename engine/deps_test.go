@@ -1,45 +1,22 @@
 package engine
 
 import (
-	"go/build"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
+
+	"github.com/lorekit/lore/internal/imports"
 )
 
-const module = "github.com/lorekit/lore"
+const module = imports.Module
 
-// deps lists the module's packages pkg imports, directly or not, without
-// its tests (what `go list -deps` lists of the module's own packages).
+// deps lists the module's packages pkg imports (internal/imports).
 func deps(t *testing.T, pkg string) []string {
 	t.Helper()
-	seen := map[string]bool{}
-	var visit func(p string)
-	visit = func(p string) {
-		if seen[p] {
-			return
-		}
-		seen[p] = true
-		dir := filepath.Join("..", strings.TrimPrefix(strings.TrimPrefix(p, module), "/"))
-		bp, err := build.Default.ImportDir(dir, 0)
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		for _, imp := range bp.Imports {
-			if imp == module || strings.HasPrefix(imp, module+"/") {
-				visit(imp)
-			}
-		}
+	ds, err := imports.Of("..", pkg)
+	if err != nil {
+		t.Fatal(err)
 	}
-	visit(pkg)
-	delete(seen, pkg)
-	out := make([]string, 0, len(seen))
-	for p := range seen {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out
+	return ds
 }
 
 // TestNothingKnowsEnginesByName: lint, the outputs, render and the

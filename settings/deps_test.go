@@ -1,44 +1,23 @@
 package settings
 
 import (
-	"go/build"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lorekit/lore/internal/imports"
 )
 
-const module = "github.com/lorekit/lore"
+const module = imports.Module
 
-// deps lists the module's packages pkg imports, directly or not (test files
-// left out), as `go list -deps` would, read from the sources.
+// deps lists the module's packages pkg imports (internal/imports).
 func deps(t *testing.T, pkg string) []string {
 	t.Helper()
-	seen := map[string]bool{}
-	var walk func(path string)
-	walk = func(path string) {
-		if seen[path] {
-			return
-		}
-		seen[path] = true
-		dir := filepath.Join("..", filepath.FromSlash(strings.TrimPrefix(strings.TrimPrefix(path, module), "/")))
-		p, err := build.ImportDir(dir, 0)
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		for _, imp := range p.Imports {
-			if imp == module || strings.HasPrefix(imp, module+"/") {
-				walk(imp)
-			}
-		}
+	ds, err := imports.Of("..", pkg)
+	if err != nil {
+		t.Fatal(err)
 	}
-	walk(pkg)
-	out := make([]string, 0, len(seen))
-	for p := range seen {
-		out = append(out, p)
-	}
-	slices.Sort(out)
-	return out
+	return ds
 }
 
 // Settings are resolved here, not in lint: render and lore test's runner
