@@ -144,14 +144,7 @@ func runCheckReply(iox *IO, opts *checkReplyOptions, args []string) error {
 	if opts.format == "text" {
 		fmt.Fprintln(iox.Stderr, replySummary(all, replies))
 	}
-	errs, warns, _ := diag.Count(all)
-	switch {
-	case unreadable:
-		return exitCode(ExitUsage)
-	case errs > 0, opts.strict && warns > 0:
-		return exitCode(ExitFindings)
-	}
-	return nil
+	return findingsExit(all, unreadable, opts.strict)
 }
 
 // readReplies reads a reply file, or every reply file of a folder.

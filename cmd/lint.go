@@ -323,12 +323,5 @@ func finishLint(iox *IO, opts *lintOptions, pr diag.Printer, all []diag.Diagnost
 		}
 		iox.Stderr.Write([]byte(sum + "\n"))
 	}
-	errs, warns, _ := diag.Count(all)
-	switch {
-	case unusable:
-		return exitCode(ExitUsage)
-	case errs > 0, opts.strict && warns > 0:
-		return exitCode(ExitFindings)
-	}
-	return nil
+	return findingsExit(all, unusable, opts.strict)
 }

@@ -7,6 +7,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"github.com/lorekit/lore/diag"
 	"io"
 	"os"
 	"strconv"
@@ -62,6 +63,20 @@ func (e *exitError) Unwrap() error { return e.err }
 
 // exitCode returns an error that makes Main exit with code after printing nothing.
 func exitCode(code int) error { return &exitError{code: code} }
+
+// findingsExit is the exit of a command that reports findings: 2 when some
+// input could not be used, 1 for an error (or, with --strict, a warning)
+// among ds, else 0.
+func findingsExit(ds []diag.Diagnostic, unusable, strict bool) error {
+	errs, warns, _ := diag.Count(ds)
+	switch {
+	case unusable:
+		return exitCode(ExitUsage)
+	case errs > 0, strict && warns > 0:
+		return exitCode(ExitFindings)
+	}
+	return nil
+}
 
 // usageErr makes Main print "lore: <msg>" and exit 2.
 func usageErr(format string, args ...any) error {
