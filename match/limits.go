@@ -117,31 +117,7 @@ func (c *RegexClock) stop(kw string, why StopReason) {
 // run matches x on text within the limits: not at all when x hung before or
 // the render's time is spent, and never longer than RegexMatchTime.
 func (c *RegexClock) run(x *jsRegex, text string, fn func(s, e int)) {
-	kw := x.keyword()
-	if _, ok := hung.Load(kw); ok {
-		c.stop(kw, StopTimeout)
-		return
-	}
-	if c != nil {
-		c.mu.Lock()
-		spent := c.spent
-		c.mu.Unlock()
-		if spent >= RegexRenderTime {
-			c.stop(kw, StopBudget)
-			return
-		}
-	}
-	start := time.Now()
-	err := x.each(text, fn)
-	if c != nil {
-		c.mu.Lock()
-		c.spent += time.Since(start)
-		c.mu.Unlock()
-	}
-	if err != nil { // regexp2's timeout, or its backtracking-stack limit
-		hung.Store(kw, true)
-		c.stop(kw, StopTimeout)
-	}
+	_ = c.Time(x.keyword(), func() error { return x.each(text, fn) })
 }
 
 // NestedQuantifier returns the first group of a JavaScript /pattern/flags

@@ -98,22 +98,12 @@ func normalize(s string, fold bool) normalized { return normalizeRuns(s, fold, t
 // normalizeRuns is normalize; asciiRuns off sends every character through the
 // normalizer, the reference FuzzNormalizeFastPath holds the fast path to.
 func normalizeRuns(s string, fold, asciiRuns bool) normalized {
-	if asciiRuns && IsASCII(s) {
-		b := []byte(s)
-		if fold {
-			for i, c := range b {
-				if 'A' <= c && c <= 'Z' {
-					b[i] = c + ('a' - 'A')
-				}
-			}
-		}
-		return normalized{text: b, origLen: len(s)}
-	}
-	if asciiRuns && unchanged(s, fold) {
-		// Text NFKC leaves as it is, whose only cased letters are ASCII (CJK,
-		// kana, Thai, most punctuation): the ASCII fold is all there is to do,
-		// and every character stays where it was, so the map is the identity
-		// (a keyword, being whole characters, matches whole characters).
+	if asciiRuns && (IsASCII(s) || unchanged(s, fold)) {
+		// ASCII, or text NFKC leaves as it is, whose only cased letters are
+		// ASCII (CJK, kana, Thai, most punctuation): the ASCII fold is all
+		// there is to do, and every character stays where it was, so the map
+		// is the identity (a keyword, being whole characters, matches whole
+		// characters).
 		b := []byte(s)
 		if fold {
 			for i, c := range b {
