@@ -8,7 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
-	"sort"
+	"slices"
 	"time"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -80,12 +80,7 @@ func (s *Server) analyse(ctx context.Context, book string) *analysis {
 
 // publish sends each file's diagnostics that differ from what it shows.
 func (s *Server) publish(ctx context.Context, pub map[string][]protocol.Diagnostic) {
-	files := make([]string, 0, len(pub))
-	for f := range pub {
-		files = append(files, f)
-	}
-	sort.Strings(files)
-	for _, f := range files {
+	for _, f := range slices.Sorted(maps.Keys(pub)) {
 		b, _ := json.Marshal(pub[f])
 		if old, ok := s.shown[f]; ok && old == string(b) || !ok && len(pub[f]) == 0 && !s.isOpen(f) {
 			continue
@@ -118,12 +113,7 @@ func (s *Server) forget(ctx context.Context, book string) {
 }
 
 func (s *Server) reanalyseAll(ctx context.Context) {
-	books := make([]string, 0, len(s.books))
-	for b := range s.books {
-		books = append(books, b)
-	}
-	sort.Strings(books)
-	for _, b := range books {
+	for _, b := range slices.Sorted(maps.Keys(s.books)) {
 		s.analyse(ctx, b)
 	}
 }
@@ -143,12 +133,7 @@ func (s *Server) schedule(ctx context.Context) {
 
 // flush analyses every dirty book. s.mu is held.
 func (s *Server) flush(ctx context.Context) {
-	books := make([]string, 0, len(s.dirty))
-	for b := range s.dirty {
-		books = append(books, b)
-	}
-	sort.Strings(books)
-	for _, b := range books {
+	for _, b := range slices.Sorted(maps.Keys(s.dirty)) {
 		func() {
 			defer func() { _ = recover() }() // analyze recovers; this is for publishing
 			s.analyse(ctx, b)
