@@ -44,8 +44,7 @@ func rangeOf(t *text, line, col int, msg string) protocol.Range {
 	for _, m := range quotedWord.FindAllStringSubmatch(msg, -1) {
 		quoted = append(quoted, m[1])
 	}
-	l := t.line(line - 1)
-	n := span(l, col, quoted)
+	n := t.span(line-1, col, quoted)
 	return protocol.Range{Start: t.toLSP(line, col), End: t.toLSP(line, col+n)}
 }
 

@@ -82,7 +82,7 @@ func (p place) holds(file string, line, col int) bool {
 func (a *analysis) valuePlace(pos schema.Pos, quoted ...string) place {
 	p := place{file: pos.File, line: pos.Line, col: pos.Col, eline: pos.Line, ecol: pos.Col}
 	if t := a.text(pos.File); t != nil && pos.Line > 0 {
-		p.ecol = pos.Col + span(t.line(pos.Line-1), pos.Col, quoted)
+		p.ecol = pos.Col + t.span(pos.Line-1, pos.Col, quoted)
 	}
 	return p
 }

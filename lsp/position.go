@@ -3,6 +3,7 @@ package lsp
 import (
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -56,6 +57,101 @@ func utf16Len(r rune) int {
 type text struct {
 	s      string
 	starts []int // byte offset of each line's start
+
+	mu    sync.Mutex
+	marks map[int]*lineMarks // long lines' marks, made when first needed
+}
+
+// markEvery is how many runes lie between two marks of a long line, and
+// longLine how long (in bytes) a line is before it gets marks: a minified
+// JSON file is one line of megabytes holding every finding, and walking it
+// from its start for each of them would cost the file's length per finding.
+const (
+	markEvery = 256
+	longLine  = 4 * markEvery
+)
+
+// lineMarks are, for every markEvery-th rune of a line, its byte offset and
+// its UTF-16 offset.
+type lineMarks struct {
+	bytes, units []int
+}
+
+// marksOf are the marks of line l (its text line); nil for a short line,
+// which is walked from its start.
+func (t *text) marksOf(l int, line string) *lineMarks {
+	if len(line) < longLine {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if m := t.marks[l]; m != nil {
+		return m
+	}
+	m := &lineMarks{}
+	runes, units := 0, 0
+	for i, r := range line {
+		if runes%markEvery == 0 {
+			m.bytes, m.units = append(m.bytes, i), append(m.units, units)
+		}
+		runes++
+		units += utf16Len(r)
+	}
+	if t.marks == nil {
+		t.marks = map[int]*lineMarks{}
+	}
+	t.marks[l] = m
+	return m
+}
+
+// fromRune is the mark at or before the rune column col (1-based) of line l:
+// the rest of the line from there and the column col has in that rest, with
+// the UTF-16 offset of the mark.
+func (t *text) fromRune(l int, line string, col int) (rest string, restCol int, units uint32) {
+	m := t.marksOf(l, line)
+	if m == nil || col <= 1 {
+		return line, col, 0
+	}
+	k := min((col-1)/markEvery, len(m.bytes)-1)
+	return line[m.bytes[k]:], col - k*markEvery, uint32(m.units[k])
+}
+
+// fromUnit is the mark at or before the UTF-16 offset u of line l: the rest
+// of the line from there, the offset u has in that rest, and the rune
+// column of the mark less one.
+func (t *text) fromUnit(l int, line string, u uint32) (rest string, restU uint32, runes int) {
+	m := t.marksOf(l, line)
+	if m == nil {
+		return line, u, 0
+	}
+	k := max(sort.Search(len(m.units), func(i int) bool { return m.units[i] > int(u) })-1, 0)
+	return line[m.bytes[k]:], u - uint32(m.units[k]), k * markEvery
+}
+
+// u16 is the UTF-16 offset of the rune column col of line l (utf16Col).
+func (t *text) u16(l int, line string, col int) uint32 {
+	rest, c, base := t.fromRune(l, line, col)
+	return base + utf16Col(rest, c)
+}
+
+// col is the rune column of the UTF-16 offset u of line l (runeCol).
+func (t *text) col(l int, line string, u uint32) int {
+	rest, r, base := t.fromUnit(l, line, u)
+	return base + runeCol(rest, r)
+}
+
+// byteOf is the byte offset in line l of its rune column col; the line's
+// length past its end.
+func (t *text) byteOf(l int, line string, col int) int {
+	rest, c, _ := t.fromRune(l, line, col)
+	off := len(line) - len(rest)
+	for i := range rest {
+		if c <= 1 {
+			return off + i
+		}
+		c--
+	}
+	return len(line)
 }
 
 func newText(b []byte) *text {
@@ -87,12 +183,12 @@ func (t *text) toLSP(line, col int) protocol.Position {
 	if line <= 0 {
 		return protocol.Position{}
 	}
-	return protocol.Position{Line: uint32(line - 1), Character: utf16Col(t.line(line-1), col)}
+	return protocol.Position{Line: uint32(line - 1), Character: t.u16(line-1, t.line(line-1), col)}
 }
 
 // fromLSP turns an LSP position into lore's line and rune column.
 func (t *text) fromLSP(p protocol.Position) (line, col int) {
-	return int(p.Line) + 1, runeCol(t.line(int(p.Line)), p.Character)
+	return int(p.Line) + 1, t.col(int(p.Line), t.line(int(p.Line)), p.Character)
 }
 
 // offset is the byte offset of an LSP position (clamped to the text).
@@ -108,15 +204,7 @@ func (t *text) offset(p protocol.Position) int {
 		end = t.starts[l+1] - 1
 	}
 	line := t.s[t.starts[l]:end]
-	col := runeCol(line, p.Character)
-	off := t.starts[l]
-	for i := range line {
-		if col <= 1 {
-			return off + i
-		}
-		col--
-	}
-	return off + len(line)
+	return t.starts[l] + t.byteOf(l, line, t.col(l, line, p.Character))
 }
 
 // end is the position just after the text.
@@ -131,35 +219,66 @@ func (t *text) end() protocol.Position {
 // its finding quotes a word that the line holds there (a keyword in an entry's
 // content), that word; else a run of word characters; at least one rune.
 func span(line string, col int, quoted []string) int {
-	rs := []rune(line)
-	i := col - 1
-	if i < 0 || i >= len(rs) {
+	if col < 1 {
 		return 0
 	}
-	if q := rs[i]; q == '"' || q == '\'' {
-		for j := i + 1; j < len(rs); j++ {
-			if q == '"' && rs[j] == '\\' {
-				j++
-				continue
-			}
-			if rs[j] == q {
-				if q == '\'' && j+1 < len(rs) && rs[j+1] == '\'' {
-					j++
-					continue
-				}
-				return j - i + 1
-			}
-		}
-		return len(rs) - i
+	return spanFrom(line[byteOfCol(line, col):], quoted)
+}
+
+// span is span(t.line(l), col, quoted), from the line's nearest mark.
+func (t *text) span(l, col int, quoted []string) int {
+	if col < 1 {
+		return 0
 	}
-	rest := string(rs[i:])
+	line := t.line(l)
+	return spanFrom(line[t.byteOf(l, line, col):], quoted)
+}
+
+func byteOfCol(line string, col int) int {
+	for i := range line {
+		if col <= 1 {
+			return i
+		}
+		col--
+	}
+	return len(line)
+}
+
+// spanFrom is span on the line's text from the value's first rune.
+func spanFrom(rest string, quoted []string) int {
+	if rest == "" {
+		return 0
+	}
+	q, w := utf8.DecodeRuneInString(rest)
+	if q == '"' || q == '\'' {
+		// idx is the rune index of the rune at byte j.
+		for j, idx := w, 1; j < len(rest); {
+			r, w := utf8.DecodeRuneInString(rest[j:])
+			switch {
+			case q == '"' && r == '\\': // an escape: it and the rune after
+				j, idx = j+w, idx+1
+				if j < len(rest) {
+					_, w2 := utf8.DecodeRuneInString(rest[j:])
+					j, idx = j+w2, idx+1
+				}
+				continue
+			case r == q && q == '\'' && strings.HasPrefix(rest[j+w:], "'"): // '' inside '…'
+				j, idx = j+w+1, idx+2
+				continue
+			case r == q:
+				return idx + 1
+			}
+			j, idx = j+w, idx+1
+		}
+		return utf8.RuneCountInString(rest)
+	}
 	for _, w := range quoted {
 		if w != "" && len(rest) >= len(w) && strings.EqualFold(rest[:len(w)], w) {
 			return utf8.RuneCountInString(w)
 		}
 	}
 	n := 0
-	for _, r := range rs[i:] {
+	for _, r := range rest {
 		if !wordish(r) {
 			break
 		}
