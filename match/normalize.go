@@ -1,6 +1,7 @@
 package match
 
 import (
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -98,21 +99,15 @@ func normalize(s string, fold bool) normalized { return normalizeRuns(s, fold, t
 // normalizeRuns is normalize; asciiRuns off sends every character through the
 // normalizer, the reference FuzzNormalizeFastPath holds the fast path to.
 func normalizeRuns(s string, fold, asciiRuns bool) normalized {
-	if asciiRuns && (IsASCII(s) || unchanged(s, fold)) {
-		// ASCII, or text NFKC leaves as it is, whose only cased letters are
-		// ASCII (CJK, kana, Thai, most punctuation): the ASCII fold is all
-		// there is to do, and every character stays where it was, so the map
-		// is the identity (a keyword, being whole characters, matches whole
-		// characters).
-		b := []byte(s)
-		if fold {
-			for i, c := range b {
-				if 'A' <= c && c <= 'Z' {
-					b[i] = c + ('a' - 'A')
-				}
-			}
+	if asciiRuns {
+		if ok, cased := unchanged(s, fold); ok {
+			// ASCII, or text NFKC leaves as it is whose non-ASCII letters
+			// fold to a letter of the same size (CJK, kana, Thai, most
+			// punctuation, and É → é, Ж → ж): every character stays where
+			// it was, so the map is the identity (a keyword, being whole
+			// characters, matches whole characters).
+			return normalized{text: foldInPlace([]byte(s), fold, cased), origLen: len(s)}
 		}
-		return normalized{text: b, origLen: len(s)}
 	}
 	out := make([]byte, 0, len(s)+len(s)/8)
 	start := make([]int32, 0, cap(out))
@@ -179,22 +174,95 @@ func normalizeRuns(s string, fold, asciiRuns bool) normalized {
 }
 
 // unchanged reports valid UTF-8 that NFKC leaves as it is, in which every
-// character is a normalisation segment of its own (no combining marks: the
+// character starts a normalisation segment of its own (no combining marks: the
 // slow path maps a mark and its base as one), and in which, when fold is set,
-// no character but an ASCII letter has case (foldSegment's test).
-func unchanged(s string, fold bool) bool {
+// every character with case folds to one character of the same size that
+// starts a segment too (sameSizeFold). cased says whether a non-ASCII
+// character has case, so that foldInPlace must look past ASCII.
+func unchanged(s string, fold bool) (ok, cased bool) {
+	if IsASCII(s) {
+		return true, false
+	}
 	for i, r := range s {
 		if r < utf8.RuneSelf {
 			continue
 		}
-		if r == utf8.RuneError || fold && foldable(r) {
-			return false
+		if r == utf8.RuneError {
+			return false, false
 		}
-		if p := norm.NFKC.PropertiesString(s[i:]); !p.BoundaryBefore() || !p.BoundaryAfter() {
-			return false
+		if fold && foldable(r) {
+			if sameSizeFold(r) == 0 {
+				return false, false
+			}
+			cased = true
+		}
+		if !norm.NFKC.PropertiesString(s[i:]).BoundaryBefore() {
+			return false, false
 		}
 	}
-	return norm.NFKC.IsNormalString(s)
+	return norm.NFKC.IsNormalString(s), cased
+}
+
+// foldInPlace case-folds b, which unchanged accepted, without moving a byte:
+// ASCII letters are lowered and, when cased, the other letters are replaced
+// by their same-size folds.
+func foldInPlace(b []byte, fold, cased bool) []byte {
+	if !fold {
+		return b
+	}
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				b[i] = c + ('a' - 'A')
+			}
+			i++
+			continue
+		}
+		if !cased {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if foldable(r) {
+			utf8.EncodeRune(b[i:], sameSizeFold(r))
+		}
+		i += size
+	}
+	return b
+}
+
+// twoByteFolds holds, for each two-byte character (U+0080–U+07FF: Latin,
+// Greek, Cyrillic, Armenian, Hebrew, Arabic), what full case folding makes
+// of it when that is one two-byte character which starts a normalisation
+// segment, and 0 otherwise; built from cases.Fold on first use.
+var twoByteFolds = sync.OnceValue(func() *[0x800]rune {
+	var t [0x800]rune
+	c := cases.Fold()
+	for r := rune(utf8.RuneSelf); r < 0x800; r++ {
+		if !foldable(r) {
+			continue
+		}
+		f := c.String(string(r))
+		g, size := utf8.DecodeRuneInString(f)
+		if size != len(f) || size != 2 || g == utf8.RuneError {
+			continue
+		}
+		if !norm.NFKC.PropertiesString(f).BoundaryBefore() || !norm.NFKC.IsNormalString(f) {
+			continue
+		}
+		t[r] = g
+	}
+	return &t
+})
+
+// sameSizeFold is what case folding makes of r when that keeps r's place
+// and size (see twoByteFolds), or 0.
+func sameSizeFold(r rune) rune {
+	if r >= 0x800 {
+		return 0
+	}
+	return twoByteFolds()[r]
 }
 
 // foldable says whether case folding may change r.

@@ -9,6 +9,7 @@ var normalizeSeeds = []string{
 	"", "a", "É", "e\u0301", "abc e\u0301 def", "héllo World", "霧の谷 is HERE", "ﬁne ﬂy",
 	"㈀ (x)", "A\u0301\u0323b", "ΣΑΣ σας", "x\xffy", "Straße", "ＡＢＣ１２３", "a\u0300",
 	"tail e\u0301", "\u0301lead", "İstanbul", "K\u212a", "霧の谷", "日本語 TEXT です。", "カ\u3099", "한국어 ok", "a\u3000b",
+	"Привет Мир", "ǅemal", "ΌΣΟΣ ς", "Ⅻ Ａ", "Ꭰ ꭰ",
 }
 
 // FuzzNormalizeFastPath: the ASCII fast path gives the same text and the
@@ -49,4 +50,30 @@ func FuzzNormalizeFastPath(f *testing.F) {
 			t.Fatalf("normalize(%q, %v) maps %v/%v, want %v/%v", s, fold, got.start, got.end, want.start, want.end)
 		}
 	})
+}
+
+// TestFastPathTakesSameSizeFolds: text whose letters fold in place (É, Ж, Σ)
+// keeps the identity map, so a Latin book with a few accented names costs no
+// offset map; folds that change size or need the normaliser do not.
+func TestFastPathTakesSameSizeFolds(t *testing.T) {
+	for _, c := range []struct {
+		in       string
+		identity bool
+	}{
+		{"Élan Keep and 霧の谷", true},
+		{"Привет, Мир", true},
+		{"ΌΣΟΣ ς", true},
+		{"Straße", false},   // ß → ss
+		{"İstanbul", false}, // İ → i̇, two characters
+		{"e\u0301", false},  // a combining mark
+		{"ＡＢＣ", false},      // NFKC changes it
+	} {
+		n := normalize(c.in, true)
+		if got := n.start == nil; got != c.identity {
+			t.Errorf("normalize(%q): identity map %v, want %v", c.in, got, c.identity)
+		}
+		if want := normalizeRuns(c.in, true, false); string(n.text) != string(want.text) {
+			t.Errorf("normalize(%q) = %q, want %q", c.in, n.text, want.text)
+		}
+	}
 }
