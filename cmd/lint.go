@@ -14,7 +14,6 @@ import (
 	"github.com/lorekit/lore/engine"
 	"github.com/lorekit/lore/lint"
 	"github.com/lorekit/lore/schema"
-	"github.com/lorekit/lore/tokenize"
 )
 
 type lintOptions struct {
@@ -154,9 +153,9 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 			return usageErr("%s: %v%s", askedFrom, err, didYouMean(asked, engine.Names()))
 		}
 	}
-	// required-over-cap counts the always-sent text: the vocabulary decodes
-	// on the other core while the books are read.
-	tokenize.Preload(tokenize.Default)
+	// No tokenizer is preloaded: the budget rules count tokens only when a
+	// book's byte sizes do not already show it fits (lint's fitsByBytes),
+	// and decoding the vocabulary costs more CPU than most lints.
 	stPath, stFrom := res.EngineSettingsPath()
 	if stPath != "" && asked != "" && asked != "sillytavern" {
 		return usageErr("%s is for --engine sillytavern, not %s", stFrom, asked)

@@ -206,3 +206,38 @@ func withFlags(t *testing.T, b *schema.Lorebook, args ...string) *settings.Resol
 	}
 	return r
 }
+
+// fitsByBytes only ever answers for books the tokenizer would pass: over
+// cards and always-sent texts of every size around the budget's limits (in
+// bytes, CJK and Latin), whenever it says a book fits, the counted sizing
+// finds no card over the share and no Required part over the cap.
+func TestFitsByBytesNeverHidesAFinding(t *testing.T) {
+	fitted, tried := 0, 0
+	for _, word := range []string{"word ", "霧の谷", "Élan "} {
+		for n := 1; n <= 6000; n = n*3/2 + 1 {
+			text := strings.Repeat(word, n)
+			for _, always := range []bool{false, true} {
+				book := &schema.Lorebook{Format: "lore", Entries: []*schema.Entry{
+					entry("card", func(e *schema.Entry) { e.Content = text; e.AlwaysSend = always }),
+					entry("other"),
+				}}
+				cfg := withEngines(nil, "", book)
+				res := cfg.settings(book)
+				c := &Context{Book: book, Settings: res.Settings, shared: &shared{},
+					Engine: engineFor(cfg, book, nil, res.Settings, res.From("contextTokens"))}
+				tried++
+				if !c.fitsByBytes() {
+					continue
+				}
+				fitted++
+				sz := c.sizing()
+				if sz.RequiredTotal > sz.RequiredCap || len(c.cardsOver(sz.CardsShare)) > 0 {
+					t.Errorf("%d × %q (alwaysSend %v): fits by bytes, but counted it does not", n, word, always)
+				}
+			}
+		}
+	}
+	if fitted == 0 || fitted == tried {
+		t.Fatalf("%d of %d books fitted by bytes: the sweep does not cross the limit", fitted, tried)
+	}
+}

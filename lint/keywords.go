@@ -14,6 +14,7 @@ type shared struct {
 	kw      *keywordIndex
 	macros  *render.Macros
 	sizing  *sizing
+	fits    *bool // fitsByBytes's answer
 	counter tokenize.Counter
 	graph   *triggerGraph
 	words   *words

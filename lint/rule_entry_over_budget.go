@@ -13,6 +13,9 @@ func checkEntryOverBudget(c *Context) {
 	if c.Engine.CardBudget == nil && !c.measured() {
 		return // lore's budget, and nothing to measure it with
 	}
+	if c.Engine.CardBudget == nil && c.fitsByBytes() {
+		return
+	}
 	budget := c.cardBudget()
 	for _, card := range c.cardsOver(budget.Tokens) {
 		e := card.Entry

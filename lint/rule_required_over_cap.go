@@ -16,6 +16,9 @@ func checkRequiredOverCap(c *Context) {
 	if c.Engine.NoRequiredCap || c.noRoom() || !c.measured() {
 		return // no Required part to be over, or no room at all (the schema error says so)
 	}
+	if c.fitsByBytes() {
+		return
+	}
 	sz := c.sizing()
 	if sz.RequiredTotal <= sz.RequiredCap {
 		return
