@@ -37,14 +37,19 @@ func (c *Context) sizing() *sizing {
 		counter, _ = tokenize.Get(tokenize.Default) // schema reports the bad name
 	}
 	c.shared.counter = counter
+	sz := c.sizeWith(counter)
+	c.shared.sizing = sz
+	return sz
+}
+
+// sizeWith is the engine's sizing of the lean book, counted by counter.
+func (c *Context) sizeWith(counter tokenize.Counter) *sizing {
 	lean, left := leanBook(c.Book)
 	in := &render.Input{Book: lean, Settings: c.Settings, Counter: counter}
 	if c.Vars != nil {
 		in.Vars = c.Vars.Values
 	}
-	sz := &sizing{Sizing: c.Engine.Sizer.SizeUp(in), left: left}
-	c.shared.sizing = sz
-	return sz
+	return &sizing{Sizing: c.Engine.Sizer.SizeUp(in), left: left}
 }
 
 // fitsByBytes says that neither budget rule can report anything, without a
@@ -68,12 +73,7 @@ func (c *Context) boundsFit() bool {
 	if c.Engine.Sizer == nil {
 		return false
 	}
-	lean, left := leanBook(c.Book)
-	in := &render.Input{Book: lean, Settings: c.Settings, Counter: byteCounter{}}
-	if c.Vars != nil {
-		in.Vars = c.Vars.Values
-	}
-	sz := c.Engine.Sizer.SizeUp(in)
+	sz := c.sizeWith(byteCounter{})
 	if sz.RequiredTotal > sz.RequiredCap {
 		return false
 	}
@@ -82,7 +82,7 @@ func (c *Context) boundsFit() bool {
 			return false
 		}
 	}
-	for _, e := range left {
+	for _, e := range sz.left {
 		if len(strings.TrimSpace(c.macros().Expand(e.Content))) > sz.CardsShare {
 			return false
 		}
