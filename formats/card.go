@@ -100,12 +100,12 @@ func (im *importer) importLorebookV3(root *jnode) {
 		book = root
 	}
 	ext := im.importBook(book)
-	for _, k := range root.keys {
+	for ki, k := range root.keys() {
 		if k != "data" {
 			if ext == nil {
 				ext = map[string]any{}
 			}
-			ext[k] = root.vals[k].value()
+			ext[k] = root.vals[ki].value()
 		}
 	}
 	if len(ext) > 0 {
@@ -173,8 +173,8 @@ func (im *importer) bookEntry(obj *jnode, i int) *schema.Entry {
 	r := im.mapST(v, fallback)
 	e := r.entry
 	ext := map[string]any{}
-	for _, f := range obj.keys {
-		n := obj.vals[f]
+	for fi, f := range obj.keys() {
+		n := obj.vals[fi]
 		// Only the entry's own fields are consumed; its extensions object is
 		// kept whole (export writes it back with mapped values updated).
 		if f == "extensions" || !r.consumed[n] {

@@ -47,7 +47,7 @@ func (im *importer) pos(n *jnode) diag.Pos {
 // held something, an info note when it held nothing.
 func (im *importer) skipped(at *jnode, format string, args ...any) {
 	sev := diag.Warning
-	if at != nil && (at.kind == jObj && len(at.keys) == 0) {
+	if at != nil && (at.kind == jObj && len(at.keys()) == 0) {
 		sev = diag.Info
 	}
 	im.diags = append(im.diags, diag.New(im.pos(at), sev, "load", format, args...))
@@ -66,8 +66,8 @@ func (im *importer) keptAt(e *schema.Entry, obj *jnode, ext map[string]any) {
 		name := im.keptName("", k)
 		e.Fields[name] = im.pos(n)
 		if n.kind == jObj && (k == "extensions" || k == "contextConfig" || k == "extentions") {
-			for _, sub := range n.keys {
-				e.Fields[im.keptName(name, sub)] = im.pos(n.vals[sub])
+			for subi, sub := range n.keys() {
+				e.Fields[im.keptName(name, sub)] = im.pos(n.vals[subi])
 			}
 		}
 	}
@@ -82,8 +82,8 @@ func (im *importer) keptBookAt(obj *jnode, ext map[string]any, prefix string) {
 			name := im.keptName("", prefix+k)
 			m.Fields[name] = im.pos(n)
 			if n.kind == jObj && k == "extensions" {
-				for _, sub := range n.keys {
-					m.Fields[im.keptName(name, sub)] = im.pos(n.vals[sub])
+				for subi, sub := range n.keys() {
+					m.Fields[im.keptName(name, sub)] = im.pos(n.vals[subi])
 				}
 			}
 		}
@@ -154,9 +154,9 @@ func fieldRoom(n *jnode) int {
 	if n == nil || n.kind != jObj {
 		return 0
 	}
-	room := len(n.keys)
+	room := len(n.keys())
 	if x := n.get("extensions"); x != nil && x.kind == jObj {
-		room += len(x.keys)
+		room += len(x.keys())
 	}
 	return room
 }
@@ -284,9 +284,9 @@ func rest(obj *jnode, mapped ...string) map[string]any {
 	}
 	skip := keySet(mapped)
 	out := map[string]any{}
-	for _, k := range obj.keys {
+	for ki, k := range obj.keys() {
 		if !skip[k] {
-			out[k] = obj.vals[k].value()
+			out[k] = obj.vals[ki].value()
 		}
 	}
 	if len(out) == 0 {

@@ -38,8 +38,77 @@ type jnode struct {
 	raw  string // number as written
 	str  string
 	arr  []*jnode
-	keys []string // object keys in source order
-	vals map[string]*jnode
+	// An object's keys are its shape's; vals holds the value of each, in
+	// the shape's order (the last of duplicate keys, as in JavaScript).
+	shape *shape
+	vals  []*jnode
+}
+
+// shape is the key list of an object, shared by every object of the file
+// written with the same keys in the same order: a SillyTavern book's
+// thousands of entries have a handful of shapes, so their lookups share one
+// small map that stays in the cache, instead of building a map per entry.
+type shape struct {
+	raw   []string // the keys as written, duplicates included
+	keys  []string // each key once, in source order
+	slot  []int32  // raw[i]'s index in keys; nil when raw has no duplicates
+	index map[string]int32
+}
+
+// recentShapes is how many shapes the converter tries before making a new
+// one: an entry and the objects nested in it.
+const recentShapes = 8
+
+// shapeOf returns the shape of the mapping node y, from the recent ones when
+// the keys match, else a new one, which becomes the most recent.
+func (c *converter) shapeOf(y *yaml.Node) *shape {
+	n := len(y.Content) / 2
+	for i, s := range c.shapes {
+		if s == nil || len(s.raw) != n || !sameKeys(s.raw, y.Content) {
+			continue
+		}
+		copy(c.shapes[1:i+1], c.shapes[:i])
+		c.shapes[0] = s
+		return s
+	}
+	s := &shape{raw: make([]string, n), index: make(map[string]int32, n)}
+	for i := range n {
+		k := y.Content[2*i].Value
+		s.raw[i] = k
+		if _, dup := s.index[k]; !dup {
+			s.index[k] = int32(len(s.keys))
+			s.keys = append(s.keys, k)
+		}
+	}
+	if len(s.keys) < n {
+		s.slot = make([]int32, n)
+		for i, k := range s.raw {
+			s.slot[i] = s.index[k]
+		}
+	} else {
+		s.keys = s.raw
+	}
+	copy(c.shapes[1:], c.shapes[:recentShapes-1])
+	c.shapes[0] = s
+	return s
+}
+
+// sameKeys says whether the pairs of a mapping node have the keys raw.
+func sameKeys(raw []string, pairs []*yaml.Node) bool {
+	for i, k := range raw {
+		if pairs[2*i].Value != k {
+			return false
+		}
+	}
+	return true
+}
+
+// at is the index in the shape's keys of the i-th key as written.
+func (s *shape) at(i int) int {
+	if s.slot == nil {
+		return i
+	}
+	return int(s.slot[i])
 }
 
 // detectDepth is how deep detect looks: a key of an entry of a book (root →
@@ -54,8 +123,9 @@ const detectDepth = 3
 // parser has already refused alias bombs, cycles and nesting over
 // schema.MaxDepth; the depth checks here only guard trees built elsewhere.
 type converter struct {
-	file  string
-	block []jnode // jnodes are allocated in blocks, not one by one
+	file   string
+	block  []jnode // jnodes are allocated in blocks, not one by one
+	shapes [recentShapes]*shape
 }
 
 func (c *converter) node(y *yaml.Node) *jnode {
@@ -93,15 +163,11 @@ func (c *converter) convert(y *yaml.Node, depth, limit int) *jnode {
 	switch y.Kind {
 	case yaml.MappingNode:
 		n.kind = jObj
-		n.vals = make(map[string]*jnode, len(y.Content)/2)
-		n.keys = make([]string, 0, len(y.Content)/2)
-		for i := 0; i+1 < len(y.Content); i += 2 {
-			k := y.Content[i].Value
-			if _, dup := n.vals[k]; !dup {
-				n.keys = append(n.keys, k)
-			}
+		n.shape = c.shapeOf(y)
+		n.vals = make([]*jnode, len(n.shape.keys))
+		for i := range len(y.Content) / 2 {
 			// Like JavaScript (which wrote these files), the last duplicate wins.
-			n.vals[k] = c.convert(y.Content[i+1], depth+1, limit)
+			n.vals[n.shape.at(i)] = c.convert(y.Content[2*i+1], depth+1, limit)
 		}
 	case yaml.SequenceNode:
 		n.kind = jArr
@@ -127,20 +193,21 @@ func (c *converter) complete(n *jnode, y *yaml.Node, depth int) *jnode {
 		return c.convert(y, depth, schema.MaxDepth+1)
 	}
 	switch {
-	case n.kind == jObj && y.Kind == yaml.MappingNode && 2*len(n.keys) == len(y.Content):
-		for i := 0; i+1 < len(y.Content); i += 2 { // no duplicate keys
-			k := y.Content[i].Value
-			n.vals[k] = c.complete(n.vals[k], y.Content[i+1], depth+1)
-		}
-	case n.kind == jObj && y.Kind == yaml.MappingNode:
+	case n.kind == jObj && y.Kind == yaml.MappingNode && n.shape != nil && 2*len(n.shape.raw) == len(y.Content):
 		// vals holds the last of duplicate keys: walk backwards, each key once.
-		done := make(map[string]bool, len(n.keys))
-		for i := len(y.Content) - 2; i >= 0; i -= 2 {
-			k := y.Content[i].Value
-			if !done[k] {
-				done[k] = true
-				n.vals[k] = c.complete(n.vals[k], y.Content[i+1], depth+1)
+		var done []bool
+		if n.shape.slot != nil {
+			done = make([]bool, len(n.vals))
+		}
+		for i := len(n.shape.raw) - 1; i >= 0; i-- {
+			at := n.shape.at(i)
+			if done != nil {
+				if done[at] {
+					continue
+				}
+				done[at] = true
 			}
+			n.vals[at] = c.complete(n.vals[at], y.Content[2*i+1], depth+1)
 		}
 	case n.kind == jArr && y.Kind == yaml.SequenceNode:
 		for i, e := range y.Content {
@@ -209,10 +276,22 @@ func scalar(n *jnode, y *yaml.Node) {
 func (n *jnode) is(k jkind) bool { return n != nil && n.kind == k }
 
 func (n *jnode) get(key string) *jnode {
-	if n == nil || n.kind != jObj {
+	if n == nil || n.kind != jObj || n.shape == nil {
 		return nil
 	}
-	return n.vals[key]
+	if i, ok := n.shape.index[key]; ok {
+		return n.vals[i]
+	}
+	return nil
+}
+
+// keys are an object's keys in source order, each once; nil for another
+// kind.
+func (n *jnode) keys() []string {
+	if n == nil || n.shape == nil {
+		return nil
+	}
+	return n.shape.keys
 }
 
 func (n *jnode) has(key string) bool { return n.get(key) != nil }
@@ -259,9 +338,9 @@ func (n *jnode) value() any {
 		}
 		return out
 	case jObj:
-		out := make(map[string]any, len(n.keys))
-		for _, k := range n.keys {
-			out[k] = n.vals[k].value()
+		out := make(map[string]any, len(n.vals))
+		for i, k := range n.keys() {
+			out[k] = n.vals[i].value()
 		}
 		return out
 	}

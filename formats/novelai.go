@@ -44,7 +44,7 @@ func (im *importer) importNovelAI(root *jnode) {
 	empty := 0
 	var firstEmpty *jnode
 	for i, obj := range root.get("entries").arr {
-		if obj.kind != jObj || len(obj.keys) == 0 {
+		if obj.kind != jObj || len(obj.keys()) == 0 {
 			// NovelAI's generator templates leave {} placeholders.
 			empty++
 			if firstEmpty == nil {

@@ -28,11 +28,10 @@ func isSillyTavern(root *jnode) bool {
 	if !ents.is(jObj) {
 		return false
 	}
-	if len(ents.keys) == 0 {
+	if len(ents.keys()) == 0 {
 		return true // an empty ST book is still an ST book
 	}
-	for _, k := range ents.keys {
-		v := ents.vals[k]
+	for _, v := range ents.vals {
 		if v.kind != jObj {
 			return false
 		}
@@ -59,8 +58,8 @@ func stGetter(objs ...*jnode) func(names ...string) *jnode {
 func (im *importer) importSillyTavern(root *jnode) {
 	im.bookHeader(root, "entries")
 	ents := root.get("entries")
-	for _, k := range ents.keys {
-		obj := ents.vals[k]
+	for ki, k := range ents.keys() {
+		obj := ents.vals[ki]
 		v := stView{
 			obj: obj, key: obj.get("key"), keysecondary: obj.get("keysecondary"), comment: obj.get("comment"),
 			content: obj.get("content"), constant: obj.get("constant"), selective: obj.get("selective"),
@@ -77,9 +76,9 @@ func (im *importer) importSillyTavern(root *jnode) {
 		}
 		r := im.mapST(v, "entry-"+uid)
 		ext := map[string]any{}
-		for _, f := range obj.keys {
-			if !r.consumed[obj.vals[f]] {
-				ext[f] = obj.vals[f].value()
+		for fi, f := range obj.keys() {
+			if !r.consumed[obj.vals[fi]] {
+				ext[f] = obj.vals[fi].value()
 			}
 		}
 		if !obj.has("uid") {
@@ -117,8 +116,8 @@ func (im *importer) bookFields(root *jnode, skip ...string) map[string]any {
 	m := &im.lb.Manifest
 	skipped := keySet(skip)
 	ext := map[string]any{}
-	for _, k := range root.keys {
-		v := root.vals[k]
+	for ki, k := range root.keys() {
+		v := root.vals[ki]
 		if skipped[k] {
 			continue
 		}
