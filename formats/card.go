@@ -177,7 +177,7 @@ func (im *importer) bookEntry(obj *jnode, i int) *schema.Entry {
 		n := obj.vals[fi]
 		// Only the entry's own fields are consumed; its extensions object is
 		// kept whole (export writes it back with mapped values updated).
-		if f == "extensions" || !r.consumed[n] {
+		if f == "extensions" || !r.consumed.has(n) {
 			ext[f] = n.value()
 		}
 	}

@@ -77,7 +77,7 @@ func (im *importer) importSillyTavern(root *jnode) {
 		r := im.mapST(v, "entry-"+uid)
 		ext := map[string]any{}
 		for fi, f := range obj.keys() {
-			if !r.consumed[obj.vals[fi]] {
+			if !r.consumed.has(obj.vals[fi]) {
 				ext[f] = obj.vals[fi].value()
 			}
 		}

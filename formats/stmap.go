@@ -1,6 +1,8 @@
 package formats
 
 import (
+	"slices"
+
 	"github.com/lorekit/lore/schema"
 )
 
@@ -39,18 +41,22 @@ type stView struct {
 // only the others under extensions.
 type stResult struct {
 	entry    *schema.Entry
-	consumed consumed
+	consumed *consumed
 }
 
-// consumed is the set of source values a mapping turned into lore fields.
-type consumed map[*jnode]bool
+// consumed is the set of source values a mapping turned into lore fields:
+// a dozen at most, so a list, not a map per entry.
+type consumed struct{ nodes []*jnode }
 
-func (c consumed) use(n *jnode) *jnode {
+func (c *consumed) use(n *jnode) *jnode {
 	if n != nil {
-		c[n] = true
+		c.nodes = append(c.nodes, n)
 	}
 	return n
 }
+
+// has says whether the mapping consumed n.
+func (c *consumed) has(n *jnode) bool { return slices.Contains(c.nodes, n) }
 
 // stPlace is where an ST position puts an entry in lore.
 type stPlace struct {
@@ -62,7 +68,7 @@ type stPlace struct {
 // mapST converts v into a lore entry. The decisions are documented in
 // docs/formats.md ("SillyTavern"); keep them in step.
 func (im *importer) mapST(v stView, fallbackID string) stResult {
-	used := consumed{}
+	used := &consumed{nodes: make([]*jnode, 0, 16)}
 	p := stPlacement(v, used)
 	e := im.newEntry(v.obj, p.section)
 	e.Role, e.APIRole, e.Depth = p.role, p.apiRole, p.depth
@@ -123,7 +129,7 @@ func (im *importer) mapST(v stView, fallbackID string) stResult {
 
 // stPlacement reads ST's position (and depth and role where they mean
 // something) as lore's section, depth, apiRole and role.
-func stPlacement(v stView, used consumed) stPlace {
+func stPlacement(v stView, used *consumed) stPlace {
 	p := stPlace{section: schema.SectionChatHistory, apiRole: "system", role: "lore"}
 	position := stBeforeChar
 	if n, ok := intOf(v.position); ok {
@@ -166,7 +172,7 @@ func stPlacement(v stView, used consumed) stPlace {
 // stKeywords maps key, keysecondary and selectiveLogic. Secondary keys of
 // an entry with selective: false are inactive in ST as in lore: they stay
 // kept for export, as does an unknown logic number (lore uses AND_ANY).
-func (im *importer) stKeywords(e *schema.Entry, v stView, used consumed) {
+func (im *importer) stKeywords(e *schema.Entry, v stView, used *consumed) {
 	e.Keywords = im.commaKeywords(used.use(v.key)) // very old files have "key": "a, b"
 	if len(e.Keywords) > 0 {
 		im.field(e, "keywords", v.key)
