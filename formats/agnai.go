@@ -11,7 +11,7 @@ func isAgnai(root *jnode) bool {
 // description, entries: [{name, entry, keywords, priority, weight, enabled}]}.
 func (im *importer) importAgnai(root *jnode) {
 	im.bookHeader(root, "entries", "kind")
-	for i, obj := range root.get("entries").arr {
+	for i, obj := range root.get("entries").items() {
 		if obj.kind != jObj {
 			im.skipped(obj, "an Agnai memory entry that is not an object was skipped")
 			continue

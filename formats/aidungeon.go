@@ -11,11 +11,11 @@ import (
 // aidKind tells legacy world info ({keys, entry, hidden}) from story cards
 // ({keys, value, type, title, description}); "" when items is neither.
 func aidKind(items *jnode) string {
-	if !items.is(jArr) || len(items.arr) == 0 {
+	if !items.is(jArr) || len(items.items()) == 0 {
 		return ""
 	}
 	wi, cards := true, true
-	for _, it := range items.arr {
+	for _, it := range items.items() {
 		if it.kind != jObj {
 			return ""
 		}
@@ -62,7 +62,7 @@ func aidKeyParts(texts []string) (parts []string, from []int, attrs []any, ewi i
 }
 
 func (im *importer) importAIDungeon(items *jnode, kind string) {
-	for i, obj := range items.arr {
+	for i, obj := range items.items() {
 		e := im.loreEntry(obj)
 		e.Position = i
 		if kind == "wi" {

@@ -105,7 +105,7 @@ func (im *importer) importLorebookV3(root *jnode) {
 			if ext == nil {
 				ext = map[string]any{}
 			}
-			ext[k] = root.vals[ki].value()
+			ext[k] = root.kids[ki].value()
 		}
 	}
 	if len(ext) > 0 {
@@ -126,7 +126,7 @@ func (im *importer) importBook(book *jnode) map[string]any {
 	if !ents.is(jArr) {
 		return ext
 	}
-	for i, obj := range ents.arr {
+	for i, obj := range ents.items() {
 		if obj.kind != jObj {
 			im.skipped(obj, "a character_book entry that is not an object was skipped")
 			continue
@@ -147,7 +147,7 @@ func (im *importer) bookEntry(obj *jnode, i int) *schema.Entry {
 			p = 1
 		}
 		if pn := obj.get("position"); pn != nil {
-			position = &jnode{kind: jNum, num: p, raw: strconv.Itoa(int(p)), pos: pn.pos}
+			position = &jnode{kind: jNum, num: p, str: strconv.Itoa(int(p)), line: pn.line, col: pn.col}
 		} else {
 			position = nil
 		}
@@ -168,13 +168,13 @@ func (im *importer) bookEntry(obj *jnode, i int) *schema.Entry {
 	}
 	fallback := "entry-" + strconv.Itoa(i+1)
 	if id := obj.get("id"); id.is(jNum) {
-		fallback = "entry-" + id.raw
+		fallback = "entry-" + id.str
 	}
 	r := im.mapST(v, fallback)
 	e := r.entry
 	ext := map[string]any{}
 	for fi, f := range obj.keys() {
-		n := obj.vals[fi]
+		n := obj.kids[fi]
 		// Only the entry's own fields are consumed; its extensions object is
 		// kept whole (export writes it back with mapped values updated).
 		if f == "extensions" || !r.consumed.has(n) {

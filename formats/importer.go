@@ -36,10 +36,10 @@ func newImporter(file, format string) *importer {
 
 // pos is where n starts in the source; the file itself when n is nil.
 func (im *importer) pos(n *jnode) diag.Pos {
-	if n == nil || n.pos.Line == 0 {
+	if n == nil || n.line == 0 {
 		return diag.Pos{File: im.file, Line: 1, Col: 1}
 	}
-	return n.pos
+	return diag.Pos{File: im.file, Line: int(n.line), Col: int(n.col)}
 }
 
 // skipped reports a part of the file that is not imported at all (rule
@@ -67,7 +67,7 @@ func (im *importer) keptAt(e *schema.Entry, obj *jnode, ext map[string]any) {
 		e.Fields[name] = im.pos(n)
 		if n.kind == jObj && (k == "extensions" || k == "contextConfig" || k == "extentions") {
 			for subi, sub := range n.keys() {
-				e.Fields[im.keptName(name, sub)] = im.pos(n.vals[subi])
+				e.Fields[im.keptName(name, sub)] = im.pos(n.kids[subi])
 			}
 		}
 	}
@@ -83,7 +83,7 @@ func (im *importer) keptBookAt(obj *jnode, ext map[string]any, prefix string) {
 			m.Fields[name] = im.pos(n)
 			if n.kind == jObj && k == "extensions" {
 				for subi, sub := range n.keys() {
-					m.Fields[im.keptName(name, sub)] = im.pos(n.vals[subi])
+					m.Fields[im.keptName(name, sub)] = im.pos(n.kids[subi])
 				}
 			}
 		}
@@ -250,11 +250,11 @@ func (im *importer) keywords(n *jnode) []schema.Keyword {
 	case n.kind == jStr:
 		add(n.str, n)
 	case n.kind == jArr:
-		for _, k := range n.arr {
+		for _, k := range n.items() {
 			if s, ok := k.strOf(); ok {
 				add(s, k)
 			} else if k.kind == jNum {
-				add(k.raw, k)
+				add(k.str, k)
 			}
 		}
 	}
@@ -286,7 +286,7 @@ func rest(obj *jnode, mapped ...string) map[string]any {
 	out := map[string]any{}
 	for ki, k := range obj.keys() {
 		if !skip[k] {
-			out[k] = obj.vals[ki].value()
+			out[k] = obj.kids[ki].value()
 		}
 	}
 	if len(out) == 0 {

@@ -6,12 +6,11 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/schema"
 )
 
 // jkind is the kind of a JSON value.
-type jkind int
+type jkind uint8
 
 const (
 	jNull jkind = iota
@@ -31,17 +30,16 @@ const (
 // numbers, and detect a format from stubs a few levels deep (detectDepth)
 // without converting the whole tree.
 type jnode struct {
-	kind jkind
-	pos  diag.Pos
-	b    bool
-	num  float64
-	raw  string // number as written
-	str  string
-	arr  []*jnode
-	// An object's keys are its shape's; vals holds the value of each, in
-	// the shape's order (the last of duplicate keys, as in JavaScript).
+	kind      jkind
+	b         bool
+	line, col int32 // where it starts in the importer's file; 0 when not known
+	num       float64
+	str       string // a string, or a number as written
+	// kids are an array's items or an object's values; an object's keys are
+	// its shape's, in the same order, each once (the value is the last of
+	// duplicate keys, as in JavaScript).
+	kids  []*jnode
 	shape *shape
-	vals  []*jnode
 }
 
 // shape is the key list of an object, shared by every object of the file
@@ -123,7 +121,6 @@ const detectDepth = 3
 // parser has already refused alias bombs, cycles and nesting over
 // schema.MaxDepth; the depth checks here only guard trees built elsewhere.
 type converter struct {
-	file   string
 	block  []jnode // jnodes are allocated in blocks, not one by one
 	shapes [recentShapes]*shape
 }
@@ -134,7 +131,7 @@ func (c *converter) node(y *yaml.Node) *jnode {
 	}
 	c.block = c.block[:len(c.block)+1]
 	n := &c.block[len(c.block)-1]
-	n.pos = diag.Pos{File: c.file, Line: y.Line, Col: y.Column}
+	n.line, n.col = int32(min(y.Line, math.MaxInt32)), int32(min(y.Column, math.MaxInt32))
 	return n
 }
 
@@ -154,7 +151,7 @@ func resolveAlias(y *yaml.Node) *yaml.Node {
 func (c *converter) convert(y *yaml.Node, depth, limit int) *jnode {
 	y = resolveAlias(y)
 	if y == nil || depth > schema.MaxDepth {
-		return &jnode{kind: jNull, pos: diag.Pos{File: c.file}}
+		return &jnode{kind: jNull}
 	}
 	if depth >= limit {
 		return stubs[stubKind(y)]
@@ -164,16 +161,16 @@ func (c *converter) convert(y *yaml.Node, depth, limit int) *jnode {
 	case yaml.MappingNode:
 		n.kind = jObj
 		n.shape = c.shapeOf(y)
-		n.vals = make([]*jnode, len(n.shape.keys))
+		n.kids = make([]*jnode, len(n.shape.keys))
 		for i := range len(y.Content) / 2 {
 			// Like JavaScript (which wrote these files), the last duplicate wins.
-			n.vals[n.shape.at(i)] = c.convert(y.Content[2*i+1], depth+1, limit)
+			n.kids[n.shape.at(i)] = c.convert(y.Content[2*i+1], depth+1, limit)
 		}
 	case yaml.SequenceNode:
 		n.kind = jArr
-		n.arr = make([]*jnode, 0, len(y.Content))
+		n.kids = make([]*jnode, 0, len(y.Content))
 		for _, e := range y.Content {
-			n.arr = append(n.arr, c.convert(e, depth+1, limit))
+			n.kids = append(n.kids, c.convert(e, depth+1, limit))
 		}
 	case yaml.ScalarNode:
 		scalar(n, y)
@@ -197,7 +194,7 @@ func (c *converter) complete(n *jnode, y *yaml.Node, depth int) *jnode {
 		// vals holds the last of duplicate keys: walk backwards, each key once.
 		var done []bool
 		if n.shape.slot != nil {
-			done = make([]bool, len(n.vals))
+			done = make([]bool, len(n.kids))
 		}
 		for i := len(n.shape.raw) - 1; i >= 0; i-- {
 			at := n.shape.at(i)
@@ -207,11 +204,11 @@ func (c *converter) complete(n *jnode, y *yaml.Node, depth int) *jnode {
 				}
 				done[at] = true
 			}
-			n.vals[at] = c.complete(n.vals[at], y.Content[2*i+1], depth+1)
+			n.kids[at] = c.complete(n.kids[at], y.Content[2*i+1], depth+1)
 		}
 	case n.kind == jArr && y.Kind == yaml.SequenceNode:
 		for i, e := range y.Content {
-			n.arr[i] = c.complete(n.arr[i], e, depth+1)
+			n.kids[i] = c.complete(n.kids[i], e, depth+1)
 		}
 	}
 	return n
@@ -265,7 +262,7 @@ func scalar(n *jnode, y *yaml.Node) {
 			err = y.Decode(&f)
 		}
 		if err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
-			n.kind, n.num, n.raw = jNum, f, y.Value
+			n.kind, n.num, n.str = jNum, f, y.Value
 			return
 		}
 	}
@@ -280,9 +277,17 @@ func (n *jnode) get(key string) *jnode {
 		return nil
 	}
 	if i, ok := n.shape.index[key]; ok {
-		return n.vals[i]
+		return n.kids[i]
 	}
 	return nil
+}
+
+// items are an array's items; nil for another kind.
+func (n *jnode) items() []*jnode {
+	if n == nil || n.kind != jArr {
+		return nil
+	}
+	return n.kids
 }
 
 // keys are an object's keys in source order, each once; nil for another
@@ -332,15 +337,15 @@ func (n *jnode) value() any {
 	case jStr:
 		return n.str
 	case jArr:
-		out := make([]any, len(n.arr))
-		for i, c := range n.arr {
+		out := make([]any, len(n.kids))
+		for i, c := range n.kids {
 			out[i] = c.value()
 		}
 		return out
 	case jObj:
-		out := make(map[string]any, len(n.vals))
+		out := make(map[string]any, len(n.kids))
 		for i, k := range n.keys() {
-			out[k] = n.vals[i].value()
+			out[k] = n.kids[i].value()
 		}
 		return out
 	}

@@ -28,7 +28,7 @@ type naiCategory struct {
 func (im *importer) importNovelAI(root *jnode) {
 	cats := map[string]naiCategory{} // v5+: category id → category
 	if cs := root.get("categories"); cs.is(jArr) {
-		for _, c := range cs.arr {
+		for _, c := range cs.items() {
 			id, _ := c.get("id").strOf()
 			name, _ := c.get("name").strOf()
 			en, ok := c.get("enabled").boolOf()
@@ -43,7 +43,7 @@ func (im *importer) importNovelAI(root *jnode) {
 	}
 	empty := 0
 	var firstEmpty *jnode
-	for i, obj := range root.get("entries").arr {
+	for i, obj := range root.get("entries").items() {
 		if obj.kind != jObj || len(obj.keys()) == 0 {
 			// NovelAI's generator templates leave {} placeholders.
 			empty++

@@ -105,7 +105,7 @@ func (s *Source) detect() *detection {
 	if s.det != nil {
 		return s.det
 	}
-	s.det = &detection{c: &converter{file: s.Path}}
+	s.det = &detection{c: &converter{}}
 	if s.Doc != nil && startsJSON(s.Doc.Data) {
 		s.det.root = s.det.c.convert(s.Doc.Root, 0, detectDepth)
 		s.det.format = detect(s.det.root)
@@ -189,7 +189,7 @@ func convertJSON(file string, data []byte, fromPNG bool) (*schema.Lorebook, []di
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &converter{file: file}
+	c := &converter{}
 	top := c.convert(root, 0, detectDepth)
 	format := detect(top)
 	if format == "" && fromPNG && top.kind == jObj {

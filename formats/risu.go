@@ -23,7 +23,7 @@ func (im *importer) importRisu(root *jnode) {
 	folders := map[string]string{} // risu folder key → lore folder id
 	var folderIDs idAlloc
 	folderIDs.used = map[string]bool{}
-	items := root.get("data").arr
+	items := root.get("data").items()
 	for i, obj := range items {
 		if mode, _ := obj.get("mode").strOf(); mode == "folder" {
 			name, _ := obj.get("comment").strOf()

@@ -31,7 +31,7 @@ func isSillyTavern(root *jnode) bool {
 	if len(ents.keys()) == 0 {
 		return true // an empty ST book is still an ST book
 	}
-	for _, v := range ents.vals {
+	for _, v := range ents.kids {
 		if v.kind != jObj {
 			return false
 		}
@@ -59,7 +59,7 @@ func (im *importer) importSillyTavern(root *jnode) {
 	im.bookHeader(root, "entries")
 	ents := root.get("entries")
 	for ki, k := range ents.keys() {
-		obj := ents.vals[ki]
+		obj := ents.kids[ki]
 		v := stView{
 			obj: obj, key: obj.get("key"), keysecondary: obj.get("keysecondary"), comment: obj.get("comment"),
 			content: obj.get("content"), constant: obj.get("constant"), selective: obj.get("selective"),
@@ -70,15 +70,15 @@ func (im *importer) importSillyTavern(root *jnode) {
 		}
 		uid := k
 		if u := obj.get("uid"); u.is(jNum) {
-			uid = u.raw
+			uid = u.str
 		} else if s, ok := u.strOf(); ok {
 			uid = s
 		}
 		r := im.mapST(v, "entry-"+uid)
 		ext := map[string]any{}
 		for fi, f := range obj.keys() {
-			if !r.consumed.has(obj.vals[fi]) {
-				ext[f] = obj.vals[fi].value()
+			if !r.consumed.has(obj.kids[fi]) {
+				ext[f] = obj.kids[fi].value()
 			}
 		}
 		if !obj.has("uid") {
@@ -117,7 +117,7 @@ func (im *importer) bookFields(root *jnode, skip ...string) map[string]any {
 	skipped := keySet(skip)
 	ext := map[string]any{}
 	for ki, k := range root.keys() {
-		v := root.vals[ki]
+		v := root.kids[ki]
 		if skipped[k] {
 			continue
 		}
