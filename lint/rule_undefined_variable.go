@@ -11,6 +11,24 @@ import (
 // getvarRe finds {{getvar::id}} macros in content.
 var getvarRe = regexp.MustCompile(`(?i)\{\{getvar::([^}]*)\}\}`)
 
+// hasGetvar says whether s may hold a {{getvar::}} macro, in any case, without
+// copying s: the pattern is ASCII and no other letter folds to one of its
+// letters, so an ASCII case-insensitive search finds what getvarRe's (?i)
+// does.
+func hasGetvar(s string) bool {
+	const macro = "{{getvar::"
+	for {
+		i := strings.Index(s, "{{")
+		if i < 0 {
+			return false
+		}
+		if s = s[i:]; len(s) >= len(macro) && strings.EqualFold(s[:len(macro)], macro) {
+			return true
+		}
+		s = s[1:]
+	}
+}
+
 // checkUndefinedVariable reports conditions on variables that are neither declared
 // in the manifest nor given in the variables file: such a condition is always
 // false (SPEC §1), so the entry silently never appears. A {{getvar::id}} of an
@@ -33,7 +51,7 @@ func checkUndefinedVariable(c *Context) {
 					cond.VariableID, entryName(e), hint, c.didYouMean(cond.VariableID))
 			}
 		}
-		if !strings.Contains(strings.ToLower(e.Content), "{{getvar::") {
+		if !hasGetvar(e.Content) {
 			continue
 		}
 		for _, m := range getvarRe.FindAllStringSubmatchIndex(e.Content, -1) {
@@ -60,7 +78,7 @@ func checkUndeclaredValues(c *Context) {
 		for i := range e.Conditions {
 			read[e.Conditions[i].VariableID] = true
 		}
-		if strings.Contains(strings.ToLower(e.Content), "{{getvar::") {
+		if hasGetvar(e.Content) {
 			for _, m := range getvarRe.FindAllStringSubmatch(e.Content, -1) {
 				read[strings.TrimSpace(m[1])] = true
 			}
