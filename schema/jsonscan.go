@@ -1,12 +1,6 @@
 package schema
 
-import (
-	"unicode"
-	"unicode/utf16"
-	"unicode/utf8"
-
-	"gopkg.in/yaml.v3"
-)
+import "gopkg.in/yaml.v3"
 
 // scanJSON is the fast path of parseJSONAt: one pass over data[start:end]
 // that builds the node tree and computes every position as it goes. It
@@ -26,32 +20,18 @@ import (
 // tree they build, so positions, limits and syntax errors are the same
 // everywhere.
 func scanJSON(data []byte, start, end int, first Pos) (*yaml.Node, bool) {
-	s := &jsonScanner{
-		data: data, i: start, end: end, str: string(data[start:end]), base: start,
-		line: first.Line, lineStart: start, colBase: first.Col,
-	}
-	s.space()
+	s := &jsonScanner{JSONLexer: lexerAt(data, start, end, first)}
+	s.Space()
 	n, ok := s.value(1)
 	if !ok {
 		return nil, false
 	}
-	s.space()
+	s.Space()
 	return n, s.i == s.end
 }
 
 type jsonScanner struct {
-	data []byte
-	i    int // next byte to read
-	end  int
-	// str is data[base:end] as one string: string values are substrings of
-	// it, so a value without escapes costs no allocation of its own.
-	str  string
-	base int
-
-	// Position of the byte at i: line, the offset where the line starts (or
-	// where the scan started on its first line), the column there, and the
-	// UTF-8 continuation bytes seen on the line since.
-	line, lineStart, colBase, cont int
+	JSONLexer
 
 	nodes []yaml.Node  // allocated in blocks: one allocation per block
 	ptrs  []*yaml.Node // backing store of the Content slices
@@ -67,7 +47,7 @@ func (s *jsonScanner) node(kind yaml.Kind, tag string) *yaml.Node {
 	s.nodes = s.nodes[:len(s.nodes)+1]
 	n := &s.nodes[len(s.nodes)-1]
 	n.Kind, n.Tag = kind, tag
-	n.Line, n.Column = s.line, s.colBase+(s.i-s.lineStart)-s.cont
+	n.Line, n.Column = s.Pos()
 	return n
 }
 
@@ -90,20 +70,6 @@ func (s *jsonScanner) content(mark int) []*yaml.Node {
 	return s.ptrs[at : at+k : at+k]
 }
 
-func (s *jsonScanner) space() {
-	for s.i < s.end {
-		switch s.data[s.i] {
-		case ' ', '\t', '\r':
-		case '\n':
-			s.line++
-			s.lineStart, s.colBase, s.cont = s.i+1, 1, 0
-		default:
-			return
-		}
-		s.i++
-	}
-}
-
 func (s *jsonScanner) value(depth int) (*yaml.Node, bool) {
 	if s.i >= s.end {
 		return nil, false
@@ -116,7 +82,7 @@ func (s *jsonScanner) value(depth int) (*yaml.Node, bool) {
 	case c == '"':
 		n := s.node(yaml.ScalarNode, "!!str")
 		n.Style = yaml.DoubleQuotedStyle
-		v, ok := s.string()
+		v, ok := s.String()
 		n.Value = v
 		return n, ok
 	case c == '-' || c >= '0' && c <= '9':
@@ -139,7 +105,7 @@ func (s *jsonScanner) object(depth int) (*yaml.Node, bool) {
 	n.Style = yaml.FlowStyle
 	s.i++ // {
 	mark := len(s.stack)
-	s.space()
+	s.Space()
 	if s.i < s.end && s.data[s.i] == '}' {
 		s.i++
 		return n, true
@@ -150,48 +116,29 @@ func (s *jsonScanner) object(depth int) (*yaml.Node, bool) {
 		}
 		k := s.node(yaml.ScalarNode, "!!str")
 		k.Style = yaml.DoubleQuotedStyle
-		v, ok := s.string()
+		v, ok := s.String()
 		if !ok {
 			return nil, false
 		}
 		k.Value = v
-		s.space()
+		s.Space()
 		if s.i >= s.end || s.data[s.i] != ':' {
 			return nil, false
 		}
 		s.i++
-		s.space()
+		s.Space()
 		val, ok := s.value(depth + 1)
 		if !ok {
 			return nil, false
 		}
 		s.stack = append(s.stack, k, val)
-		if more, ok := s.next('}'); !ok {
+		if more, ok := s.Next('}'); !ok {
 			return nil, false
 		} else if !more {
 			n.Content = s.content(mark)
 			return n, true
 		}
 	}
-}
-
-// next reads what follows a member or an element: ',' (more follow) or
-// the closer (the container ends); anything else is a syntax error.
-func (s *jsonScanner) next(closer byte) (more, ok bool) {
-	s.space()
-	if s.i >= s.end {
-		return false, false
-	}
-	switch s.data[s.i] {
-	case ',':
-		s.i++
-		s.space()
-		return true, true
-	case closer:
-		s.i++
-		return false, true
-	}
-	return false, false
 }
 
 func (s *jsonScanner) array(depth int) (*yaml.Node, bool) {
@@ -202,7 +149,7 @@ func (s *jsonScanner) array(depth int) (*yaml.Node, bool) {
 	n.Style = yaml.FlowStyle
 	s.i++ // [
 	mark := len(s.stack)
-	s.space()
+	s.Space()
 	if s.i < s.end && s.data[s.i] == ']' {
 		s.i++
 		return n, true
@@ -213,7 +160,7 @@ func (s *jsonScanner) array(depth int) (*yaml.Node, bool) {
 			return nil, false
 		}
 		s.stack = append(s.stack, v)
-		if more, ok := s.next(']'); !ok {
+		if more, ok := s.Next(']'); !ok {
 			return nil, false
 		} else if !more {
 			n.Content = s.content(mark)
@@ -222,160 +169,22 @@ func (s *jsonScanner) array(depth int) (*yaml.Node, bool) {
 	}
 }
 
-// string reads a string starting at its opening quote.
-func (s *jsonScanner) string() (string, bool) {
-	s.i++
-	from := s.i
-	for s.i < s.end {
-		c := s.data[s.i]
-		switch {
-		case c == '"':
-			v := s.str[from-s.base : s.i-s.base]
-			s.i++
-			return v, true
-		case c == '\\':
-			return s.escaped(from)
-		case c < 0x20:
-			return "", false
-		case c&0xC0 == 0x80:
-			s.cont++
-		}
-		s.i++
-	}
-	return "", false
-}
-
-// escaped finishes a string that has escapes, decoding them as encoding/json
-// does (a bad surrogate becomes U+FFFD).
-func (s *jsonScanner) escaped(from int) (string, bool) {
-	b := make([]byte, 0, s.i-from+16)
-	b = append(b, s.data[from:s.i]...)
-	for s.i < s.end {
-		c := s.data[s.i]
-		switch {
-		case c == '"':
-			s.i++
-			return string(b), true
-		case c < 0x20:
-			return "", false
-		case c != '\\':
-			if c&0xC0 == 0x80 {
-				s.cont++
-			}
-			b = append(b, c)
-			s.i++
-			continue
-		}
-		if s.i+1 >= s.end {
-			return "", false
-		}
-		switch e := s.data[s.i+1]; e {
-		case '"', '\\', '/':
-			b = append(b, e)
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'u':
-			r, ok := s.hex4(s.i + 2)
-			if !ok {
-				return "", false
-			}
-			s.i += 6
-			if utf16.IsSurrogate(r) {
-				if r2, ok := s.hex4(s.i + 2); ok && s.i+1 < s.end && s.data[s.i] == '\\' && s.data[s.i+1] == 'u' {
-					if d := utf16.DecodeRune(r, r2); d != unicode.ReplacementChar {
-						s.i += 6
-						b = utf8.AppendRune(b, d)
-						continue
-					}
-				}
-				r = unicode.ReplacementChar
-			}
-			b = utf8.AppendRune(b, r)
-			continue
-		default:
-			return "", false
-		}
-		s.i += 2
-	}
-	return "", false
-}
-
-// hex4 reads the four hex digits of a \u escape at data[at:].
-func (s *jsonScanner) hex4(at int) (rune, bool) {
-	if at+4 > s.end {
-		return 0, false
-	}
-	var r rune
-	for _, c := range s.data[at : at+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		r = r*16 + rune(c)
-	}
-	return r, true
-}
-
-// number reads -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, kept as written.
+// number reads a number, kept as written.
 func (s *jsonScanner) number() (*yaml.Node, bool) {
 	n := s.node(yaml.ScalarNode, "!!int")
-	from := s.i
-	digits := func() bool {
-		d := s.i
-		for s.i < s.end && s.data[s.i] >= '0' && s.data[s.i] <= '9' {
-			s.i++
-		}
-		return s.i > d
-	}
-	if s.data[s.i] == '-' {
-		s.i++
-	}
-	if s.i < s.end && s.data[s.i] == '0' {
-		s.i++
-	} else if !digits() {
+	raw, float, ok := s.NumberText()
+	if !ok {
 		return nil, false
 	}
-	if s.i < s.end && s.data[s.i] == '.' {
-		s.i++
-		if !digits() {
-			return nil, false
-		}
+	if float {
 		n.Tag = "!!float"
 	}
-	if s.i < s.end && (s.data[s.i] == 'e' || s.data[s.i] == 'E') {
-		s.i++
-		if s.i < s.end && (s.data[s.i] == '+' || s.data[s.i] == '-') {
-			s.i++
-		}
-		if !digits() {
-			return nil, false
-		}
-		n.Tag = "!!float"
-	}
-	n.Value = s.str[from-s.base : s.i-s.base]
+	n.Value = raw
 	return n, true
 }
 
 func (s *jsonScanner) literal(word, tag string) (*yaml.Node, bool) {
-	if s.i+len(word) > s.end || string(s.data[s.i:s.i+len(word)]) != word {
-		return nil, false
-	}
 	n := s.node(yaml.ScalarNode, tag)
 	n.Value = word
-	s.i += len(word)
-	return n, true
+	return n, s.Literal(word)
 }

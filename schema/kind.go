@@ -86,21 +86,41 @@ func DetectKind(path string, root *yaml.Node) Kind {
 		}
 	case yaml.MappingNode:
 		ps, _ := pairs(root)
-		isLore := false
-		for _, p := range ps {
-			if transcriptKeys[p.Key] {
-				return KindTranscript
-			}
-			if p.Key == "cases" {
-				return KindTest
-			}
-			if lorebookKeys[p.Key] {
-				isLore = true
-			}
+		keys := make([]string, len(ps))
+		for i, p := range ps {
+			keys[i] = p.Key
 		}
-		if !isLore && len(ps) > 0 {
-			return KindVars
+		return mappingKind(keys)
+	}
+	return KindLorebook
+}
+
+// KindOfKeys is DetectKind for a document whose root is a mapping with these
+// keys, in source order, read into a tree other than yaml.Node.
+func KindOfKeys(path string, keys []string) Kind {
+	if strings.EqualFold(extOf(path), ".jsonl") {
+		return KindTranscript
+	}
+	return mappingKind(keys)
+}
+
+// mappingKind decides a mapping by its keys: a transcript's or a test's
+// first, else a lorebook's, else variables.
+func mappingKind(keys []string) Kind {
+	isLore := false
+	for _, k := range keys {
+		if transcriptKeys[k] {
+			return KindTranscript
 		}
+		if k == "cases" {
+			return KindTest
+		}
+		if lorebookKeys[k] {
+			isLore = true
+		}
+	}
+	if !isLore && len(keys) > 0 {
+		return KindVars
 	}
 	return KindLorebook
 }
