@@ -161,10 +161,7 @@ func (a *analysis) loopHops(d diag.Diagnostic, add func(place, string)) {
 	}
 	msg, _, _ = strings.Cut(msg, "; ")
 	hops := strings.Split(msg, " → ")
-	byID := map[string]int{}
-	for i, e := range a.book.Entries {
-		byID[e.ID] = i
-	}
+	byID := a.entryIndex()
 	for h := 1; h < len(hops); h++ {
 		from, okF := byID[strings.Fields(hops[h-1])[0]]
 		to, okT := byID[strings.Fields(hops[h])[0]]
@@ -182,6 +179,19 @@ func (a *analysis) loopHops(d diag.Diagnostic, add func(place, string)) {
 			add(a.mentionPlace(&mm), e.ID+" activates "+a.book.Entries[to].ID+" (via \""+word+"\")")
 		}
 	}
+}
+
+// entryIndex is each entry's index by its id, built once per analysis: a
+// book has a recursion loop per few hundred entries, so building it per loop
+// was quadratic.
+func (a *analysis) entryIndex() map[string]int {
+	a.idOnce.Do(func() {
+		a.ids = make(map[string]int, len(a.book.Entries))
+		for i, e := range a.book.Entries {
+			a.ids[e.ID] = i
+		}
+	})
+	return a.ids
 }
 
 // published is each file's diagnostics of an analysis, for every file the

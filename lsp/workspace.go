@@ -77,9 +77,11 @@ type analysis struct {
 
 	once     sync.Once
 	kwOnce   sync.Once
+	idOnce   sync.Once
 	pubOnce  sync.Once
 	pub      map[string][]protocol.Diagnostic
 	kws      *keywords
+	ids      map[string]int
 	mentions []mention
 	descr    *render.Description
 	counter  tokenize.Counter
