@@ -216,7 +216,7 @@ func fmtTargets(iox *IO, paths []string) ([]fmtTarget, int) {
 		if p.path == stdinArg {
 			if src, ok := fmtStdin(iox, worse); ok {
 				_, raw, _ := iox.readStdin("the PATH") // read already: what it held
-				add(src.Path, canon.RoleAuto, src.Doc, raw...)
+				add(src.Path, canon.RoleAuto, src.Doc(), raw...)
 			}
 			continue
 		}
@@ -267,7 +267,7 @@ func fmtTargets(iox *IO, paths []string) ([]fmtTarget, int) {
 			continue
 		}
 		if !st.IsDir() {
-			add(p.path, canon.RoleAuto, src.Doc)
+			add(p.path, canon.RoleAuto, src.Doc())
 			continue
 		}
 		// A folder lorebook: the manifest first (lb.Files' first file), then its
@@ -287,7 +287,7 @@ func fmtTargets(iox *IO, paths []string) ([]fmtTarget, int) {
 // says why and returns false), formatted as the file --stdin-filename names.
 func fmtStdin(iox *IO, worse func(int)) (*formats.Source, bool) {
 	src, err := iox.stdinSource("the PATH")
-	if err == nil && src.Doc == nil {
+	if err == nil && src.Doc() == nil {
 		err = stdinDocErr(src)
 	}
 	var lb *schema.Lorebook

@@ -57,13 +57,13 @@ func sourceKind(src *formats.Source) string {
 	if strings.EqualFold(filepath.Ext(p), ".jsonl") {
 		return kindTranscript
 	}
-	if src.Doc == nil {
+	if !src.Parsed() {
 		return "" // binary (a PNG card) or not parsed: its loader says
 	}
 	if src.Foreign() {
 		return kindLorebook
 	}
-	root := src.Doc.Root
+	root := src.Doc().Root
 	if k, ok := schema.IsLoreData(p, root); ok && k == schema.KindLorebook || root.Kind == yaml.MappingNode && hasManifestName(p) {
 		return kindLorebook
 	}
@@ -221,10 +221,10 @@ func loadVarsFile(iox *IO, p string) (*schema.Vars, []diag.Diagnostic, error) {
 		if err := kindError(src.Path, "--vars", kindVars, sourceKind(src)); err != nil {
 			return nil, nil, err
 		}
-		if src.DocErr != nil || src.Doc == nil {
+		if src.DocErr != nil || src.Doc() == nil {
 			return nil, nil, stdinDocErr(src)
 		}
-		v, ds := schema.LoadVarsDoc(src.Doc)
+		v, ds := schema.LoadVarsDoc(src.Doc())
 		return v, ds, nil
 	}
 	if err := wrongKind(p, "--vars", kindVars); err != nil {
@@ -249,11 +249,11 @@ func loadTranscriptFile(iox *IO, p string) (*schema.Transcript, []diag.Diagnosti
 	// for the kind check and the load (a .jsonl chat, a folder or a file
 	// that does not parse goes to LoadTranscript, which says what it is).
 	if st, err := os.Stat(p); err == nil && !st.IsDir() && !strings.EqualFold(filepath.Ext(p), ".jsonl") {
-		if src, err := formats.ReadSource(p); err == nil && src.Doc != nil {
+		if src, err := formats.ReadSource(p); err == nil && src.Doc() != nil {
 			if err := kindError(p, "--transcript", kindTranscript, sourceKind(src)); err != nil {
 				return nil, nil, err
 			}
-			t, ds := schema.LoadTranscriptDoc(src.Doc)
+			t, ds := schema.LoadTranscriptDoc(src.Doc())
 			return t, ds, nil
 		}
 	}

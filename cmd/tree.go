@@ -149,10 +149,10 @@ func fileKind(p string) string {
 		}
 		return "" // an image, not a character card
 	}
-	if src.Doc == nil || src.Foreign() {
+	if src.Foreign() || src.Doc() == nil {
 		return treeLorebook // broken text (Open reports it), or a foreign lorebook
 	}
-	switch k, ok := schema.IsLoreData(p, src.Doc.Root); {
+	switch k, ok := schema.IsLoreData(p, src.Doc().Root); {
 	case !ok:
 		return ""
 	case k == schema.KindTranscript:

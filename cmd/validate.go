@@ -137,10 +137,10 @@ func validatePath(p, kind string) ([]diag.Diagnostic, int, error) {
 	}
 	switch src.Kind() {
 	case schema.KindTranscript:
-		_, ds := schema.LoadTranscriptDoc(src.Doc)
+		_, ds := schema.LoadTranscriptDoc(src.Doc())
 		return ds, 1, nil
 	case schema.KindVars:
-		_, ds := schema.LoadVarsDoc(src.Doc)
+		_, ds := schema.LoadVarsDoc(src.Doc())
 		return ds, 1, nil
 	case schema.KindTest:
 		_, ds, err := testrun.Load(p)
@@ -168,15 +168,15 @@ func validateStdin(iox *IO, kind string) ([]diag.Diagnostic, int, error) {
 		_, ds, err := schema.LoadTranscriptBytes(name, data)
 		return ds, 1, err
 	}
-	if kind != "lorebook" && kind != "auto" && (src.DocErr != nil || src.Doc == nil) {
+	if kind != "lorebook" && kind != "auto" && (src.DocErr != nil || src.Doc() == nil) {
 		return nil, 1, stdinDocErr(src)
 	}
 	switch kind {
 	case kindVars:
-		_, ds := schema.LoadVarsDoc(src.Doc)
+		_, ds := schema.LoadVarsDoc(src.Doc())
 		return ds, 1, nil
 	case kindTest:
-		_, ds, err := testrun.LoadDoc(src.Doc)
+		_, ds, err := testrun.LoadDoc(src.Doc())
 		return ds, 1, err
 	}
 	_, ds, err := src.Open()

@@ -2,6 +2,7 @@ package formats
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"gopkg.in/yaml.v3"
@@ -21,14 +22,15 @@ const (
 	jObj
 )
 
-// jnode is a foreign file's JSON value with the position where it starts.
-// It is not a parser: parsing is schema's (schema.ParseBytes: one JSON
-// parser, one set of syntax errors, the same limits), and jnode is the small
-// read-only view the importers walk instead of yaml.Node because they ask by
-// key (a yaml.Node mapping is a list of pairs, and SillyTavern books key
-// thousands of entries by uid, so lookups are by map here), read numbers as
-// numbers, and detect a format from stubs a few levels deep (detectDepth)
-// without converting the whole tree.
+// jnode is a foreign file's JSON value with the position where it starts:
+// the small read-only view the importers walk instead of yaml.Node, because
+// they ask by key (a yaml.Node mapping is a list of pairs, and SillyTavern
+// books key thousands of entries by uid, so lookups are by map here), read
+// numbers as numbers, and detect a format from stubs a few levels deep
+// (detectDepth) without converting the whole tree. The syntax is schema's
+// either way: a jnode tree is converted from schema's yaml.Node tree, or, for
+// a file that is almost surely foreign, built by scanJSON with schema's
+// JSONLexer (the same grammar, limits and positions).
 type jnode struct {
 	kind      jkind
 	b         bool
@@ -57,22 +59,21 @@ type shape struct {
 // one: an entry and the objects nested in it.
 const recentShapes = 8
 
-// shapeOf returns the shape of the mapping node y, from the recent ones when
-// the keys match, else a new one, which becomes the most recent.
-func (c *converter) shapeOf(y *yaml.Node) *shape {
-	n := len(y.Content) / 2
+// shapeOf returns the shape of the keys raw (as written), from the recent
+// ones when they match, else a new one (with its own copy of raw), which
+// becomes the most recent.
+func (c *converter) shapeOf(raw []string) *shape {
 	for i, s := range c.shapes {
-		if s == nil || len(s.raw) != n || !sameKeys(s.raw, y.Content) {
+		if s == nil || !slices.Equal(s.raw, raw) {
 			continue
 		}
 		copy(c.shapes[1:i+1], c.shapes[:i])
 		c.shapes[0] = s
 		return s
 	}
-	s := &shape{raw: make([]string, n), index: make(map[string]int32, n)}
-	for i := range n {
-		k := y.Content[2*i].Value
-		s.raw[i] = k
+	n := len(raw)
+	s := &shape{raw: slices.Clone(raw), index: make(map[string]int32, n)}
+	for _, k := range s.raw {
 		if _, dup := s.index[k]; !dup {
 			s.index[k] = int32(len(s.keys))
 			s.keys = append(s.keys, k)
@@ -91,14 +92,13 @@ func (c *converter) shapeOf(y *yaml.Node) *shape {
 	return s
 }
 
-// sameKeys says whether the pairs of a mapping node have the keys raw.
-func sameKeys(raw []string, pairs []*yaml.Node) bool {
-	for i, k := range raw {
-		if pairs[2*i].Value != k {
-			return false
-		}
+// mappingShape is shapeOf the keys of the mapping node y.
+func (c *converter) mappingShape(y *yaml.Node) *shape {
+	c.scratch = c.scratch[:0]
+	for i := 0; i+1 < len(y.Content); i += 2 {
+		c.scratch = append(c.scratch, y.Content[i].Value)
 	}
-	return true
+	return c.shapeOf(c.scratch)
 }
 
 // at is the index in the shape's keys of the i-th key as written.
@@ -121,17 +121,21 @@ const detectDepth = 3
 // parser has already refused alias bombs, cycles and nesting over
 // schema.MaxDepth; the depth checks here only guard trees built elsewhere.
 type converter struct {
-	block  []jnode // jnodes are allocated in blocks, not one by one
-	shapes [recentShapes]*shape
+	block   []jnode // jnodes are allocated in blocks, not one by one
+	shapes  [recentShapes]*shape
+	scratch []string
 }
 
-func (c *converter) node(y *yaml.Node) *jnode {
+func (c *converter) node(y *yaml.Node) *jnode { return c.nodeAt(y.Line, y.Column) }
+
+// nodeAt is a new node that starts at line and col.
+func (c *converter) nodeAt(line, col int) *jnode {
 	if len(c.block) == cap(c.block) {
 		c.block = make([]jnode, 0, 256)
 	}
 	c.block = c.block[:len(c.block)+1]
 	n := &c.block[len(c.block)-1]
-	n.line, n.col = int32(min(y.Line, math.MaxInt32)), int32(min(y.Column, math.MaxInt32))
+	n.line, n.col = int32(min(line, math.MaxInt32)), int32(min(col, math.MaxInt32))
 	return n
 }
 
@@ -160,7 +164,7 @@ func (c *converter) convert(y *yaml.Node, depth, limit int) *jnode {
 	switch y.Kind {
 	case yaml.MappingNode:
 		n.kind = jObj
-		n.shape = c.shapeOf(y)
+		n.shape = c.mappingShape(y)
 		n.kids = make([]*jnode, len(n.shape.keys))
 		for i := range len(y.Content) / 2 {
 			// Like JavaScript (which wrote these files), the last duplicate wins.

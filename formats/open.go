@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/schema"
@@ -33,24 +35,41 @@ func Open(path string) (*schema.Lorebook, []diag.Diagnostic, error) {
 // detection, the foreign-format check and the load all use what Source holds.
 type Source struct {
 	Path string
-	// Doc is the parsed text; nil for a card in a PNG or a CharX archive
-	// (binary) and for text that does not parse (then DocErr says why).
-	Doc    *schema.Doc
+	// DocErr says why the text does not parse (Doc is nil then).
 	DocErr error
+	doc    *schema.Doc
+	// text is the checked text of a foreign file read by scanJSON, parsed
+	// into doc only if a command asks for Doc.
+	text   []byte
 	binary []byte // the bytes of a PNG card or a CharX archive
 	// det is the foreign-format check, done at most once (Foreign asks
 	// before Open converts).
 	det *detection
 }
 
-// detection is the parsed text converted down to an entry's keys, the
-// converter that goes on from there, and the foreign format it names ("" for
-// lore's own).
+// detection is the parsed text converted down to an entry's keys (or all of
+// it: whole), the converter that goes on from there, and the foreign format
+// it names ("" for lore's own).
 type detection struct {
 	c      *converter
 	root   *jnode
+	whole  bool
 	format string
 }
+
+// Doc is the parsed text; nil for a card in a PNG or a CharX archive
+// (binary) and for text that does not parse (then DocErr says why).
+func (s *Source) Doc() *schema.Doc {
+	if s.doc == nil && s.text != nil {
+		s.doc, s.DocErr = schema.ParseDoc(s.Path, s.text)
+		s.text = nil
+	}
+	return s.doc
+}
+
+// Parsed says whether the source is text that parses, without parsing
+// what scanJSON already read.
+func (s *Source) Parsed() bool { return s.doc != nil || s.text != nil }
 
 // ReadSource reads the file at path (not a folder) with schema's limits. The
 // error is for a file that cannot be read at all; text that does not parse is
@@ -71,17 +90,50 @@ func SourceFrom(path string, data []byte) *Source {
 		src.binary = data
 		return src
 	}
-	src.Doc, src.DocErr = schema.ParseDoc(path, data)
+	if text, ok := foreignText(path, data); ok {
+		if root, ok := scanJSON(text); ok {
+			if f := detect(root); f != "" {
+				src.text = text
+				src.det = &detection{root: root, whole: true, format: f}
+				return src
+			}
+		}
+	}
+	src.doc, src.DocErr = schema.ParseDoc(path, data)
 	return src
 }
+
+// foreignText is data as schema.ParseDoc would read it (without a byte order
+// mark), when it is JSON text (by schema.IsJSON, ParseDoc's rule) that is
+// almost surely a foreign lorebook: its first 64 KB name a SillyTavern
+// book's entries object, a card's or a lorebook's spec, or a NovelAI
+// version. Those are read by scanJSON straight into jnodes. A false yes only
+// costs a second parse; a false no only the yaml.Node tree.
+func foreignText(path string, data []byte) ([]byte, bool) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) == 0 || t[0] != '{' || !schema.IsJSON(path, data) {
+		return nil, false
+	}
+	head := data[:min(len(data), 64<<10)]
+	if !foreignHead.Match(head) || bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
+		return nil, false // ParseDoc reports a NUL or bad UTF-8
+	}
+	return data, true
+}
+
+// foreignHead finds the keys foreignText looks for.
+var foreignHead = regexp.MustCompile(`"entries"\s*:\s*\{|"spec"\s*:\s*"(chara_card_v|lorebook_v)|"lorebookVersion"\s*:`)
 
 // Kind says what the file is: a PNG card, a foreign lorebook and text that
 // does not parse are lorebooks (Open reports the last).
 func (s *Source) Kind() schema.Kind {
-	if s.Doc == nil {
-		return schema.KindLorebook
+	switch {
+	case s.doc != nil:
+		return s.doc.Kind()
+	case s.text != nil:
+		return schema.KindOfKeys(s.Path, s.det.root.shape.raw)
 	}
-	return s.Doc.Kind()
+	return schema.KindLorebook
 }
 
 // Open loads the source as a lorebook: a PNG card or a foreign format is
@@ -93,10 +145,12 @@ func (s *Source) Open() (*schema.Lorebook, []diag.Diagnostic, error) {
 	case s.DocErr != nil:
 		return nil, nil, s.DocErr
 	}
-	if d := s.detect(); d.format != "" {
-		return importTree(s.Path, d.c.complete(d.root, s.Doc.Root, 0), d.format)
+	if d := s.detect(); d.whole {
+		return importTree(s.Path, d.root, d.format)
+	} else if d.format != "" {
+		return importTree(s.Path, d.c.complete(d.root, s.doc.Root, 0), d.format)
 	}
-	return schema.LoadDoc(s.Doc)
+	return schema.LoadDoc(s.doc)
 }
 
 // detect converts the parsed text down to an entry's keys and names its
@@ -106,8 +160,8 @@ func (s *Source) detect() *detection {
 		return s.det
 	}
 	s.det = &detection{c: &converter{}}
-	if s.Doc != nil && startsJSON(s.Doc.Data) {
-		s.det.root = s.det.c.convert(s.Doc.Root, 0, detectDepth)
+	if s.doc != nil && startsJSON(s.doc.Data) {
+		s.det.root = s.det.c.convert(s.doc.Root, 0, detectDepth)
 		s.det.format = detect(s.det.root)
 	}
 	return s.det

@@ -97,7 +97,7 @@ func isBook(path string, data []byte) bool {
 		return false
 	}
 	src := formats.SourceFrom(path, data)
-	if src.Doc == nil {
+	if !src.Parsed() {
 		// A PNG card, a CharX archive, or text that does not parse: a
 		// broken file is a diagnostic only when it looks like lore's.
 		return src.DocErr == nil || loreExt(path)
@@ -105,7 +105,7 @@ func isBook(path string, data []byte) bool {
 	if src.Foreign() {
 		return true
 	}
-	k, ok := schema.IsLoreData(path, src.Doc.Root)
+	k, ok := schema.IsLoreData(path, src.Doc().Root)
 	return ok && k == schema.KindLorebook
 }
 
