@@ -111,12 +111,19 @@ func SourceFrom(path string, data []byte) *Source {
 // costs a second parse; a false no only the yaml.Node tree.
 func foreignText(path string, data []byte) ([]byte, bool) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) == 0 || t[0] != '{' || !schema.IsJSON(path, data) {
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) == 0 || t[0] != '{' || !foreignHead.Match(data[:min(len(data), 64<<10)]) {
 		return nil, false
 	}
-	head := data[:min(len(data), 64<<10)]
-	if !foreignHead.Match(head) || bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
-		return nil, false // ParseDoc reports a NUL or bad UTF-8
+	return jsonText(path, data)
+}
+
+// jsonText is data as schema.ParseDoc would read it (without a byte order
+// mark) when ParseDoc would read it as JSON and has nothing to say of the
+// bytes themselves (a NUL, bad UTF-8): what scanJSON may read instead.
+func jsonText(path string, data []byte) ([]byte, bool) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if !startsJSON(data) || !schema.IsJSON(path, data) || bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
+		return nil, false
 	}
 	return data, true
 }
@@ -239,20 +246,32 @@ func startsJSON(data []byte) bool {
 }
 
 func convertJSON(file string, data []byte, fromPNG bool) (*schema.Lorebook, []diag.Diagnostic, error) {
+	format := func(top *jnode) string {
+		f := detect(top)
+		if f == "" && fromPNG && top.kind == jObj {
+			f = FormatCardV2 // a V1 card: the fields at the top level
+		}
+		return f
+	}
+	if text, ok := jsonText(file, data); ok {
+		if root, ok := scanJSON(text); ok {
+			if f := format(root); f != "" {
+				return importTree(file, root, f)
+			}
+			return nil, nil, ErrNative
+		}
+	}
 	root, err := schema.ParseBytes(file, data)
 	if err != nil {
 		return nil, nil, err
 	}
 	c := &converter{}
 	top := c.convert(root, 0, detectDepth)
-	format := detect(top)
-	if format == "" && fromPNG && top.kind == jObj {
-		format = FormatCardV2 // a V1 card: the fields at the top level
-	}
-	if format == "" {
+	f := format(top)
+	if f == "" {
 		return nil, nil, ErrNative
 	}
-	return importTree(file, c.complete(top, root, 0), format)
+	return importTree(file, c.complete(top, root, 0), f)
 }
 
 // importTree imports the converted tree of a foreign file whose format is known.

@@ -15,10 +15,11 @@ import "gopkg.in/yaml.v3"
 // one: the scanner says nothing about what is wrong, and teaching it the
 // standard library's error wording and offsets would be a third thing to
 // keep in step; bad JSON is rare and small, so it pays for the slow parse.
-// These two are lore's only JSON parsers: every other reader of JSON
-// (formats' importers through jnode, lore test, the loaders) walks the node
-// tree they build, so positions, limits and syntax errors are the same
-// everywhere.
+// These two are lore's only JSON parsers: every other reader of JSON (lore
+// test, the loaders, formats' importers through jnode) walks the node tree
+// they build, except formats' scanJSON, which builds its jnodes with this
+// scanner's JSONLexer and leaves invalid text to these two; so positions,
+// limits and syntax errors are the same everywhere.
 func scanJSON(data []byte, start, end int, first Pos) (*yaml.Node, bool) {
 	s := &jsonScanner{JSONLexer: lexerAt(data, start, end, first)}
 	s.Space()
