@@ -65,6 +65,10 @@ func checkScan(t *testing.T, data []byte) {
 	if d := sameJNodes(got, want, ""); d != "" {
 		t.Fatalf("scanJSON(%q) differs from the converted tree at %s", data, d)
 	}
+	// Detection on the cut tree says what it says on the whole one.
+	if _, f := detectTree(&converter{}, doc.Root); f != detect(want) {
+		t.Fatalf("%q: detected %q from the cut tree, %q from the whole one", data, f, detect(want))
+	}
 }
 
 func TestScanJSONBuildsTheConvertedTree(t *testing.T) {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/lorekit/lore/diag"
 	"github.com/lorekit/lore/schema"
 )
@@ -168,8 +170,7 @@ func (s *Source) detect() *detection {
 	}
 	s.det = &detection{c: &converter{}}
 	if s.doc != nil && startsJSON(s.doc.Data) {
-		s.det.root = s.det.c.convert(s.doc.Root, 0, detectDepth)
-		s.det.format = detect(s.det.root)
+		s.det.root, s.det.format = detectTree(s.det.c, s.doc.Root)
 	}
 	return s.det
 }
@@ -266,7 +267,7 @@ func convertJSON(file string, data []byte, fromPNG bool) (*schema.Lorebook, []di
 		return nil, nil, err
 	}
 	c := &converter{}
-	top := c.convert(root, 0, detectDepth)
+	top, _ := detectTree(c, root)
 	f := format(top)
 	if f == "" {
 		return nil, nil, ErrNative
@@ -343,6 +344,21 @@ func detect(root *jnode) string {
 		return FormatCardV2 // a V1 card saved as JSON
 	}
 	return ""
+}
+
+// detectTree converts y as deep as detect looks and detects its format. Most
+// formats show at the second level (root → a key's value), so the tree is
+// cut there first: lore's own JSON, thousands of entries in an array, then
+// costs its root. Only a tree whose format shows deeper is converted again to
+// detectDepth: a root array (AI Dungeon's items' keys), an entries object
+// (SillyTavern's entries' keys) or a storyCards array. Nothing else in
+// detect looks below the second level.
+func detectTree(c *converter, y *yaml.Node) (*jnode, string) {
+	root := c.convert(y, 0, detectDepth-1)
+	if root.kind == jArr || root.get("entries").is(jObj) || root.get("storyCards").is(jArr) {
+		root = c.convert(y, 0, detectDepth)
+	}
+	return root, detect(root)
 }
 
 // OpenWith is Open for a file whose bytes were read by other means (an
