@@ -6,6 +6,18 @@ import (
 	"unicode/utf8"
 )
 
+// mayJoin says whether kw holds a byte a separator or a comma can start
+// with: most keywords hold none, and are no list without a closer look.
+func mayJoin(kw string) bool {
+	for i := 0; i < len(kw); i++ {
+		switch kw[i] {
+		case ',', ';', '|', 0xE3, 0xEF: // ，；｜ start with 0xEF, 、 with 0xE3
+			return true
+		}
+	}
+	return false
+}
+
 // listSeparators are the characters that join a list typed into one key
 // field, strongest first: a key holding any of these but ASCII commas is a list
 // whatever its parts.
@@ -20,6 +32,14 @@ var listSeparators = []string{"，", "、", "；", ";", "｜", "|"}
 // alternation; regular expressions are never lists. Lint's joined-keywords,
 // its --fix and the engine's --explain all use this one reading.
 func SplitJoined(kw string) ([]string, string) {
+	if !mayJoin(kw) {
+		return nil, ""
+	}
+	return splitJoined(kw)
+}
+
+// splitJoined is SplitJoined without mayJoin's quick no.
+func splitJoined(kw string) ([]string, string) {
 	if IsRegex(kw) {
 		return nil, ""
 	}

@@ -28,3 +28,15 @@ func TestSplitJoined(t *testing.T) {
 		}
 	}
 }
+
+// mayJoin's quick no never hides a list.
+func FuzzMayJoin(f *testing.F) {
+	for _, s := range []string{"a, b, c", "甲、乙", "甲，乙", "a；b", "a｜b", "a|b|c", "plain", "1,000"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, kw string) {
+		if parts, _ := splitJoined(kw); parts != nil && !mayJoin(kw) {
+			t.Fatalf("mayJoin(%q) = false, but it is the list %q", kw, parts)
+		}
+	})
+}
