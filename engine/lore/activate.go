@@ -18,9 +18,19 @@ type Activation struct {
 	// keywords in the chat or by recursion; sorted by section (SPEC §3 order),
 	// then recursion level, position and id.
 	Active []*render.Activated
-	// Why has one explanation per entry id, for every entry of the lorebook,
-	// enabled or not.
-	Why map[string]*render.Explanation
+
+	why     map[string]*render.Explanation
+	explain func() map[string]*render.Explanation // makes why when first asked
+}
+
+// Why has one explanation per entry id, for every entry of the lorebook,
+// enabled or not. It is made when first asked: a render's first activation
+// only measures what is always sent, and nothing asks it why.
+func (act *Activation) Why() map[string]*render.Explanation {
+	if act.why == nil && act.explain != nil {
+		act.why, act.explain = act.explain(), nil
+	}
+	return act.why
 }
 
 // sectionOrder is SPEC §3's order of the sections; unknown sections (the
@@ -227,7 +237,7 @@ func earlierHit(h, best match.Hit) bool {
 
 // result gathers Active and writes every entry's explanation.
 func (a *activator) result(window int) *Activation {
-	act := &Activation{Why: make(map[string]*render.Explanation, len(a.book.Entries))}
+	act := &Activation{}
 	var idx []int
 	for i := range a.book.Entries {
 		if a.st[i].active != nil {
@@ -238,14 +248,18 @@ func (a *activator) result(window int) *Activation {
 	for _, i := range idx {
 		act.Active = append(act.Active, a.st[i].active)
 	}
-	for i, e := range a.book.Entries {
-		if e == nil {
-			continue
+	act.explain = func() map[string]*render.Explanation {
+		why := make(map[string]*render.Explanation, len(a.book.Entries))
+		for i, e := range a.book.Entries {
+			if e == nil {
+				continue
+			}
+			if _, dup := why[e.ID]; dup {
+				continue // duplicate id (lint's duplicate-id): the first one explains
+			}
+			why[e.ID] = a.explain(i, window)
 		}
-		if _, dup := act.Why[e.ID]; dup {
-			continue // duplicate id (lint's duplicate-id): the first one explains
-		}
-		act.Why[e.ID] = a.explain(i, window)
+		return why
 	}
 	return act
 }

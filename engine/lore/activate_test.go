@@ -294,11 +294,11 @@ func TestActivateExplain(t *testing.T) {
 		"inns": {`no keyword matched in the 3 messages of the transcript (scan window 3)`,
 			`keyword "tavern，inn" is 2 keywords joined by "，": it matches only where the whole text is written, never on "tavern" alone (lint: joined-keywords; lore lint --fix splits it)`},
 	}
-	if len(act.Why) != len(c.entries) {
-		t.Errorf("Why has %d entries, want %d", len(act.Why), len(c.entries))
+	if len(act.Why()) != len(c.entries) {
+		t.Errorf("Why has %d entries, want %d", len(act.Why()), len(c.entries))
 	}
 	for id, w := range want {
-		x := act.Why[id]
+		x := act.Why()[id]
 		if x == nil {
 			t.Errorf("%s: no explanation", id)
 			continue
@@ -307,7 +307,7 @@ func TestActivateExplain(t *testing.T) {
 			t.Errorf("%s:\n got: %s\nwant: %s", id, got, strings.Join(w, "\n"))
 		}
 	}
-	if !act.Why["stag"].Active || act.Why["far"].Active {
+	if !act.Why()["stag"].Active || act.Why()["far"].Active {
 		t.Error("Active flags wrong")
 	}
 }
@@ -332,7 +332,7 @@ func TestActivateTransformsBeforeScanning(t *testing.T) {
 
 func TestActivateNilSafety(t *testing.T) {
 	act := Activate(&render.Input{}, 4)
-	if len(act.Active) != 0 || len(act.Why) != 0 {
+	if len(act.Active) != 0 || len(act.Why()) != 0 {
 		t.Errorf("empty input: %+v", act)
 	}
 	book := &schema.Lorebook{Entries: []*schema.Entry{actEntry("a", schema.SectionChatHistory, withKeys("x"))}}
@@ -363,7 +363,7 @@ func TestActivateExplainRecursionAndWindow(t *testing.T) {
 			`keyword "omega" matched in message:1, before the scan window: “beta of omega”`},
 	}
 	for id, w := range want {
-		if got := strings.Join(act.Why[id].Texts(), "\n"); got != strings.Join(w, "\n") {
+		if got := strings.Join(act.Why()[id].Texts(), "\n"); got != strings.Join(w, "\n") {
 			t.Errorf("%s:\n got: %s\nwant: %s", id, got, strings.Join(w, "\n"))
 		}
 	}

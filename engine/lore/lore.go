@@ -205,12 +205,16 @@ func (idx entryIndex) of(p render.Piece) *render.Activated {
 // explain merges activation's reasons with what assembly and the budget did.
 func explain(in *render.Input, act *Activation, idx entryIndex, pieces, kept []render.Piece, out []render.ActivatedOut, r *render.Report) map[string]*render.Explanation {
 	res := map[string]*render.Explanation{}
+	var why map[string]*render.Explanation
+	if act != nil {
+		why = act.Why()
+	}
 	for _, e := range in.Book.Entries {
 		// Activation's explanation, which assembly and the budget add to:
 		// the activation is this render's own.
 		x := &render.Explanation{}
-		if act != nil && act.Why[e.ID] != nil {
-			x = act.Why[e.ID]
+		if why[e.ID] != nil {
+			x = why[e.ID]
 		}
 		res[e.ID] = x
 	}
