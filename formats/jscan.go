@@ -9,11 +9,11 @@ import (
 
 // scanJSON builds the jnode tree of JSON text straight from its bytes, with
 // schema's lexer (the same grammar, positions and depth limit as
-// schema.ParseDoc), for a file that is almost surely foreign (see
-// maybeForeign): its importer then walks one tree instead of a yaml.Node
-// tree and a copy of it. That is most of the time and memory of `lore
-// validate` on a large SillyTavern book. ok is false for text that is not
-// valid JSON; ParseDoc then says what is wrong.
+// schema.ParseDoc), for a file that is almost surely foreign (foreignText)
+// or that Convert was given: its importer then walks one tree instead of a
+// yaml.Node tree and a copy of it, which was most of the time and memory of
+// `lore validate` on a large SillyTavern book. ok is false for text that is
+// not valid JSON; ParseDoc then says what is wrong.
 func scanJSON(data []byte) (root *jnode, ok bool) {
 	s := &jscanner{lex: schema.NewJSONLexer(data)}
 	s.lex.Space()
@@ -51,7 +51,7 @@ func (s *jscanner) value(depth int) (*jnode, bool) {
 		return n, ok
 	case c == '-' || c >= '0' && c <= '9':
 		raw, _, ok := s.lex.NumberText()
-		number(n, raw)
+		setNumber(n, raw)
 		return n, ok
 	case c == 't':
 		n.kind, n.b = jBool, true
@@ -146,9 +146,9 @@ func (s *jscanner) first(closer byte) (more, ok bool) {
 	return true, true
 }
 
-// number gives n the number written raw, as scalar does: one beyond float64
+// setNumber gives n the number written raw, as scalar does: one beyond float64
 // stays the string it was written as.
-func number(n *jnode, raw string) {
+func setNumber(n *jnode, raw string) {
 	if f, err := strconv.ParseFloat(raw, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
 		n.kind, n.num, n.str = jNum, f, raw
 		return
