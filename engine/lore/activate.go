@@ -235,7 +235,7 @@ func earlierHit(h, best match.Hit) bool {
 	return h.Start < best.Start || h.Start == best.Start && h.Pattern < best.Pattern
 }
 
-// result gathers Active and writes every entry's explanation.
+// result gathers Active and how to explain every entry (Activation.Why).
 func (a *activator) result(window int) *Activation {
 	act := &Activation{}
 	var idx []int
