@@ -163,9 +163,7 @@ func (c *converter) convert(y *yaml.Node, depth, limit int) *jnode {
 	n := c.node(y)
 	switch y.Kind {
 	case yaml.MappingNode:
-		n.kind = jObj
-		n.shape = c.mappingShape(y)
-		n.kids = make([]*jnode, len(n.shape.keys))
+		n.makeObject(c.mappingShape(y))
 		for i := range len(y.Content) / 2 {
 			// Like JavaScript (which wrote these files), the last duplicate wins.
 			n.kids[n.shape.at(i)] = c.convert(y.Content[2*i+1], depth+1, limit)
@@ -242,9 +240,8 @@ func stubKind(y *yaml.Node) jkind {
 	return jStr
 }
 
-// scalar gives n the value of a scalar node by its resolved tag. A number
-// beyond float64 (1e999) stays the string it was written as, as
-// schema.ToValue keeps it: nothing downstream can write an infinity.
+// scalar gives n the value of a scalar node by its resolved tag (numbers:
+// setNumber).
 func scalar(n *jnode, y *yaml.Node) {
 	switch y.ShortTag() {
 	case "!!null":
@@ -265,12 +262,29 @@ func scalar(n *jnode, y *yaml.Node) {
 		if err != nil { // YAML spellings: 0x1F, 1_000, .inf
 			err = y.Decode(&f)
 		}
-		if err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
-			n.kind, n.num, n.str = jNum, f, y.Value
+		if err == nil {
+			setNumber(n, f, y.Value)
 			return
 		}
 	}
 	n.kind, n.str = jStr, y.Value
+}
+
+// setNumber gives n the number f, written raw. One beyond float64 (1e999)
+// stays the string it was written as, as schema.ToValue keeps it: nothing
+// downstream can write an infinity.
+func setNumber(n *jnode, f float64, raw string) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		n.kind, n.str = jStr, raw
+		return
+	}
+	n.kind, n.num, n.str = jNum, f, raw
+}
+
+// makeObject makes n an object of shape s, its values yet to be set (the
+// i-th key as written goes to kids[s.at(i)]).
+func (n *jnode) makeObject(s *shape) {
+	n.kind, n.shape, n.kids = jObj, s, make([]*jnode, len(s.keys))
 }
 
 // is says whether n is present and of kind k.

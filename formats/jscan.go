@@ -51,7 +51,11 @@ func (s *jscanner) value(depth int) (*jnode, bool) {
 		return n, ok
 	case c == '-' || c >= '0' && c <= '9':
 		raw, _, ok := s.lex.NumberText()
-		setNumber(n, raw)
+		f, err := strconv.ParseFloat(raw, 64)
+		if err != nil {
+			f = math.Inf(1) // out of range: kept as written
+		}
+		setNumber(n, f, raw)
 		return n, ok
 	case c == 't':
 		n.kind, n.b = jBool, true
@@ -69,11 +73,10 @@ func (s *jscanner) value(depth int) (*jnode, bool) {
 // object reads the members of n; their keys and values wait on the stacks
 // until the object ends, so each object's shape comes from one slice.
 func (s *jscanner) object(n *jnode, depth int) bool {
-	n.kind = jObj
 	s.lex.Skip() // {
 	mark, vmark := len(s.keys), len(s.kids)
 	if more, ok := s.first('}'); !more {
-		n.shape = s.c.shapeOf(nil)
+		n.makeObject(s.c.shapeOf(nil))
 		return ok
 	}
 	for {
@@ -101,8 +104,7 @@ func (s *jscanner) object(n *jnode, depth int) bool {
 			break
 		}
 	}
-	n.shape = s.c.shapeOf(s.keys[mark:])
-	n.kids = make([]*jnode, len(n.shape.keys))
+	n.makeObject(s.c.shapeOf(s.keys[mark:]))
 	for i, v := range s.kids[vmark:] {
 		// Like JavaScript (which wrote these files), the last duplicate wins.
 		n.kids[n.shape.at(i)] = v
@@ -144,14 +146,4 @@ func (s *jscanner) first(closer byte) (more, ok bool) {
 		return false, true
 	}
 	return true, true
-}
-
-// setNumber gives n the number written raw, as scalar does: one beyond float64
-// stays the string it was written as.
-func setNumber(n *jnode, raw string) {
-	if f, err := strconv.ParseFloat(raw, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
-		n.kind, n.num, n.str = jNum, f, raw
-		return
-	}
-	n.kind, n.str = jStr, raw
 }
