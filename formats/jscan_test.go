@@ -209,3 +209,16 @@ func TestDetectingLoreJSONCostsItsRoot(t *testing.T) {
 		t.Errorf("detecting lore's JSON took %.0f allocations at 1,000 entries and %.0f at 4,000: it converts the entries", allocs[0], allocs[1])
 	}
 }
+
+func TestForeignHead(t *testing.T) {
+	for head, want := range map[string]bool{
+		`{"entries": {"0": {}}}`: true, "{\"entries\"\n :\t{": true, `{"entries": [{}]}`: false,
+		`{"spec": "chara_card_v2"}`: true, `{"spec":"lorebook_v3"}`: true, `{"spec": "other"}`: false,
+		`{"lorebookVersion": 5}`: true, `{"name": "entries", "entries": []}`: false,
+		`{"x": "\"entries\"", "entries": {}}`: true, `{"description": "a spec"}`: false,
+	} {
+		if got := foreignHead([]byte(head)); got != want {
+			t.Errorf("foreignHead(%s) = %v, want %v", head, got, want)
+		}
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -113,7 +112,7 @@ func SourceFrom(path string, data []byte) *Source {
 // costs a second parse; a false no only the yaml.Node tree.
 func foreignText(path string, data []byte) ([]byte, bool) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) == 0 || t[0] != '{' || !foreignHead.Match(data[:min(len(data), 64<<10)]) {
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) == 0 || t[0] != '{' || !foreignHead(data[:min(len(data), 64<<10)]) {
 		return nil, false
 	}
 	return jsonText(path, data)
@@ -130,8 +129,30 @@ func jsonText(path string, data []byte) ([]byte, bool) {
 	return data, true
 }
 
-// foreignHead finds the keys foreignText looks for.
-var foreignHead = regexp.MustCompile(`"entries"\s*:\s*\{|"spec"\s*:\s*"(chara_card_v|lorebook_v)|"lorebookVersion"\s*:`)
+// foreignHead says whether head names what foreignText looks for: a key
+// "entries" whose value is an object, "spec" whose value starts with
+// chara_card_v or lorebook_v, or "lorebookVersion". A search per key, not a
+// regular expression: it runs on every JSON file lore reads.
+func foreignHead(head []byte) bool {
+	return keyThen(head, `"entries"`, "{") || keyThen(head, `"spec"`, `"chara_card_v`) ||
+		keyThen(head, `"spec"`, `"lorebook_v`) || keyThen(head, `"lorebookVersion"`, "")
+}
+
+// keyThen says whether key occurs in head followed, after white space, a
+// colon and white space, by value.
+func keyThen(head []byte, key, value string) bool {
+	for rest := head; ; {
+		i := bytes.Index(rest, []byte(key))
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(key):]
+		after := bytes.TrimLeft(rest, " \t\r\n")
+		if len(after) > 0 && after[0] == ':' && bytes.HasPrefix(bytes.TrimLeft(after[1:], " \t\r\n"), []byte(value)) {
+			return true
+		}
+	}
+}
 
 // Kind says what the file is: a PNG card, a foreign lorebook and text that
 // does not parse are lorebooks (Open reports the last).
