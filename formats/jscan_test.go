@@ -13,6 +13,7 @@ import (
 	"github.com/lorekit/lore/canon"
 	"github.com/lorekit/lore/internal/bookgen"
 	"github.com/lorekit/lore/internal/scaling"
+	"github.com/lorekit/lore/internal/testcorpus"
 	"github.com/lorekit/lore/schema"
 )
 
@@ -94,7 +95,7 @@ func FuzzScanJSON(f *testing.F) {
 // same lorebook, the same diagnostics, the same kind.
 func TestForeignFastPathOpensTheSame(t *testing.T) {
 	var files []string
-	for _, dir := range []string{fixtureDir, corpusDirIfAny()} {
+	for _, dir := range []string{fixtureDir, testcorpus.Find(t)} {
 		if dir == "" {
 			continue
 		}
@@ -143,16 +144,6 @@ func TestForeignFastPathOpensTheSame(t *testing.T) {
 		t.Fatalf("no file of %d took the fast path", len(files))
 	}
 	t.Logf("%d of %d JSON files took the fast path", fast, len(files))
-}
-
-// corpusDirIfAny is the shared corpus, or "" where it is absent.
-func corpusDirIfAny() string {
-	for _, d := range []string{"../../shared/corpus", "../shared/corpus"} {
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return d
-		}
-	}
-	return ""
 }
 
 // TestSillyTavernOpensInOneTree pins what the fast path saves: opening a
