@@ -51,7 +51,8 @@ func (t toy) Describe(in *render.Input) *render.Description {
 }
 
 func (t toy) Render(in *render.Input) (*render.Result, error) {
-	res := &render.Result{Engine: "toy", Book: in.Book, Breakpoint: -1, Explain: map[string]*render.Explanation{}}
+	res := &render.Result{Engine: "toy", Book: in.Book, Breakpoint: -1}
+	res.SetExplanations(map[string]*render.Explanation{})
 	for _, e := range in.Book.Entries {
 		f := t.fate(e)
 		x := &render.Explanation{Active: f.Sent()}
@@ -64,7 +65,7 @@ func (t toy) Render(in *render.Input) (*render.Result, error) {
 			res.Activated = append(res.Activated, render.ActivatedOut{ID: e.ID, Step: render.StepSystemPresets,
 				Trigger: render.Trigger{In: "always"}})
 		}
-		res.Explain[e.ID] = x
+		res.Explanations()[e.ID] = x
 	}
 	return res, nil
 }

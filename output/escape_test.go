@@ -17,9 +17,10 @@ import (
 func TestTextWritersEscapeControls(t *testing.T) {
 	e := &schema.Entry{ID: "a\x1b[2J", Name: "Bad\x1b]52;c;aGk=\a", Section: "system-presets", Pos: schema.Pos{File: "b\x1b.yaml", Line: 1, Col: 1}}
 	r := &render.Result{Engine: "lore", Book: &schema.Lorebook{Manifest: schema.Manifest{Name: "Evil\x1b]0;t\a"}, Entries: []*schema.Entry{e}},
-		Messages:  []render.Message{{Role: "system", Content: "line one \x1b[31mred\nline two\r", Step: render.StepSystemPresets, Sources: []string{e.ID}}},
-		Activated: []render.ActivatedOut{{ID: e.ID, Step: render.StepSystemPresets, Trigger: render.Trigger{Keyword: "k\x1b[1A", In: "message:0"}}},
-		Explain:   map[string]*render.Explanation{e.ID: {Active: true, Reasons: []reason.Reason{{Code: reason.LoreKeywordMatched, Params: reason.Params{reason.P("keyword", "k\x1b[2K"), reason.P("message", 0), reason.P("excerpt", "x")}}}}}, Breakpoint: -1}
+		Messages:   []render.Message{{Role: "system", Content: "line one \x1b[31mred\nline two\r", Step: render.StepSystemPresets, Sources: []string{e.ID}}},
+		Activated:  []render.ActivatedOut{{ID: e.ID, Step: render.StepSystemPresets, Trigger: render.Trigger{Keyword: "k\x1b[1A", In: "message:0"}}},
+		Breakpoint: -1}
+	r.SetExplanations(map[string]*render.Explanation{e.ID: {Active: true, Reasons: []reason.Reason{{Code: reason.LoreKeywordMatched, Params: reason.Params{reason.P("keyword", "k\x1b[2K"), reason.P("message", 0), reason.P("excerpt", "x")}}}}})
 	sgr := regexp.MustCompile("\x1b\\[[0-9;]*m")
 	for name, write := range map[string]func(*bytes.Buffer) error{
 		"text":    func(b *bytes.Buffer) error { return textOutput{OutputOptions{Color: true}}.Write(b, r) },

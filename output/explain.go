@@ -37,7 +37,7 @@ func WriteExplanation(w io.Writer, r *render.Result, id string, color bool) erro
 	} else {
 		b.WriteString(p.paint("1;31", "not in the prompt") + "\n")
 	}
-	if x := r.Explain[id]; x != nil {
+	if x := r.Explanations()[id]; x != nil {
 		for _, r := range x.Reasons {
 			b.WriteString("  - " + line(r.Text()) + "\n")
 		}
@@ -96,7 +96,7 @@ func WriteExplanationJSON(w io.Writer, r *render.Result, id string) error {
 		tr := a.Trigger
 		x.InPrompt, x.Step, x.Depth, x.Trigger, x.Recursion = true, a.Step, a.Depth, &tr, a.Recursion
 	}
-	if why := r.Explain[id]; why != nil {
+	if why := r.Explanations()[id]; why != nil {
 		for _, r := range why.Reasons {
 			j := ReasonJSON{Code: r.Code, Field: r.Field, Line: r.Pos.Line, Column: r.Pos.Col, Params: r.Params, Text: r.Text()}
 			if r.Pos.File != e.Pos.File {

@@ -299,7 +299,7 @@ func (b *htmlBuilder) leftOut() {
 			continue
 		}
 		lo := htmlLeftOut{Anchor: entryAnchor(id), ID: id, Name: e.Name, Section: e.Section, Pos: e.Pos.String()}
-		if x := b.r.Explain[id]; x != nil {
+		if x := b.r.Explanations()[id]; x != nil {
 			lo.Reasons = x.Texts()
 		}
 		b.pg.LeftOut = append(b.pg.LeftOut, lo)

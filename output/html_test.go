@@ -44,10 +44,10 @@ func TestHTMLEscapes(t *testing.T) {
 		Messages: []render.Message{{Role: "system", Step: render.StepTriggered, Content: evil + "\n& more", Sources: []string{`a"b<c>`}}},
 		Activated: []render.ActivatedOut{{ID: `a"b<c>`, Step: render.StepTriggered,
 			Trigger: render.Trigger{Keyword: "</td><script>", In: "message:0"}}},
-		Explain: map[string]*render.Explanation{"out": {Reasons: []reason.Reason{{Code: reason.LoreKeywordMatched,
-			Params: reason.Params{reason.P("keyword", "<i>"+evil), reason.P("message", 0), reason.P("excerpt", "x")}}}}},
 		Warnings: []string{evil},
 	}
+	r.SetExplanations(map[string]*render.Explanation{"out": {Reasons: []reason.Reason{{Code: reason.LoreKeywordMatched,
+		Params: reason.Params{reason.P("keyword", "<i>"+evil), reason.P("message", 0), reason.P("excerpt", "x")}}}}})
 	var b bytes.Buffer
 	if err := (htmlOutput{}).Write(&b, r); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"sync"
+
 	"github.com/lorekit/lore/reason"
 	"github.com/lorekit/lore/schema"
 )
@@ -55,9 +57,9 @@ type Result struct {
 	// Breakpoint is the index in Messages of the last message before the
 	// cache breakpoint (SPEC §3 step 5), -1 when no message comes before it.
 	Breakpoint int
-	// Explain holds, for every entry of the lorebook, why it is or is not in
-	// the prompt: activation's reasons, then the budget's.
-	Explain map[string]*Explanation
+	// explain holds, for every entry of the lorebook, why it is or is not in
+	// the prompt (Explanations).
+	explain *explanations
 	// Book is the lorebook rendered (for names and positions in --explain).
 	Book *schema.Lorebook
 	// Warnings are problems that did not stop the render (a transform that
@@ -120,4 +122,41 @@ func (r *Result) InPrompt(id string) *ActivatedOut {
 		}
 	}
 	return nil
+}
+
+// explanations is a Result's explanations, made when first asked: most
+// renders print the prompt and its trace, and only --explain, --report,
+// the preview and lore test read why every entry of the book is in or out
+// (on a 10,000-entry book that is 10,000 explanations and 6 MB).
+type explanations struct {
+	once sync.Once
+	make func() map[string]*Explanation
+	m    map[string]*Explanation
+}
+
+// Explanations has, for every entry of the lorebook, why it is or is not
+// in the prompt: activation's reasons, then the budget's. It is safe for
+// concurrent use.
+func (r *Result) Explanations() map[string]*Explanation {
+	if r.explain == nil {
+		return nil
+	}
+	x := r.explain
+	x.once.Do(func() {
+		if x.make != nil {
+			x.m, x.make = x.make(), nil
+		}
+	})
+	return x.m
+}
+
+// SetExplanations sets the explanations.
+func (r *Result) SetExplanations(m map[string]*Explanation) {
+	r.explain = &explanations{m: m}
+}
+
+// ExplainLater has Explanations call make, once, when first asked. make must
+// read only what no one changes after the render.
+func (r *Result) ExplainLater(make func() map[string]*Explanation) {
+	r.explain = &explanations{make: make}
 }

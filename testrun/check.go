@@ -58,7 +58,7 @@ func explain(res *render.Result, ids ...string) []Explanation {
 		var b strings.Builder
 		_ = output.WriteExplanation(&b, res, id, false)
 		x := Explanation{ID: id, InPrompt: res.InPrompt(id) != nil, Text: b.String(), Reasons: []string{}}
-		if why := res.Explain[id]; why != nil {
+		if why := res.Explanations()[id]; why != nil {
 			x.Reasons = append(x.Reasons, why.Texts()...)
 		}
 		out = append(out, x)
@@ -95,7 +95,7 @@ func where(res *render.Result, id string) string {
 		}
 		return s + ", " + trigger(a.Trigger)
 	}
-	if x := res.Explain[id]; x != nil && x.Active {
+	if x := res.Explanations()[id]; x != nil && x.Active {
 		return "activated, but not in the prompt"
 	}
 	return "not in the prompt"

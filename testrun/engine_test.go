@@ -42,12 +42,13 @@ func (s stateful) RenderTurns(in *render.Input, lengths []int) ([]*render.Result
 }
 
 func (stateful) result(in *render.Input, length int, sticky bool) *render.Result {
-	res := &render.Result{Engine: "stateful", Book: in.Book, Explain: map[string]*render.Explanation{},
+	res := &render.Result{Engine: "stateful", Book: in.Book,
 		Report: &render.Report{Total: 10 * length}}
+	res.SetExplanations(map[string]*render.Explanation{})
 	add := func(id, position string) {
 		res.Activated = append(res.Activated, render.ActivatedOut{ID: id, Step: 6, Position: position, Trigger: render.Trigger{In: "always"}})
 		res.Messages = append(res.Messages, render.Message{Role: "system", Content: id, Step: 6, Sources: []string{id}})
-		res.Explain[id] = &render.Explanation{Active: true, Reasons: []reason.Reason{{Code: reason.AlwaysSent}}}
+		res.Explanations()[id] = &render.Explanation{Active: true, Reasons: []reason.Reason{{Code: reason.AlwaysSent}}}
 	}
 	add("a", "an-top")
 	if in.Seed%2 == 0 {

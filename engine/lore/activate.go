@@ -80,7 +80,6 @@ func activate(in *render.Input, kw *keywordIndex, window int) *Activation {
 	a := newActivator(in, kw)
 	a.chat(window)
 	a.recurse()
-	a.beforeWindow(window)
 	return a.result(window)
 }
 
@@ -249,6 +248,9 @@ func (a *activator) result(window int) *Activation {
 		act.Active = append(act.Active, a.st[i].active)
 	}
 	act.explain = func() map[string]*render.Explanation {
+		// Only an explanation reads what came before the window: a
+		// render nobody asks why pays for neither.
+		a.beforeWindow(window)
 		why := make(map[string]*render.Explanation, len(a.book.Entries))
 		for i, e := range a.book.Entries {
 			if e == nil {

@@ -178,7 +178,7 @@ const olderScanLimit = 1000
 // matched, but before the window" — the usual surprise when a long chat
 // stops sending an entry. Secondary keywords are not checked here.
 func (a *activator) beforeWindow(window int) {
-	if window <= 0 {
+	if window <= 0 || len(a.msgs) <= window {
 		return
 	}
 	want := 0 // groups some inactive entry waits for

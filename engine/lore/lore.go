@@ -107,7 +107,8 @@ func renderWith(in *render.Input, kw *keywordIndex) (*render.Result, error) {
 	}
 	idx := indexActivation(act)
 	res.Activated = activatedOut(kept, idx)
-	res.Explain = explain(in, act, idx, pieces, kept, res.Activated, report)
+	out := res.Activated
+	res.ExplainLater(func() map[string]*render.Explanation { return explain(in, act, idx, pieces, kept, out, report) })
 	if l := in.MacroBudget().Limit(in.Book); l != "" {
 		res.Limits = append(res.Limits, l)
 	}

@@ -92,11 +92,11 @@ func TestRenderTrace(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("activated (-want +got):\n%s", d)
 	}
-	if x := res.Explain["off"]; x == nil || x.Active || len(x.Reasons) == 0 {
+	if x := res.Explanations()["off"]; x == nil || x.Active || len(x.Reasons) == 0 {
 		t.Errorf("explain off: %+v", x)
 	}
-	if len(res.Explain) != len(book.Entries) {
-		t.Errorf("%d explanations for %d entries", len(res.Explain), len(book.Entries))
+	if len(res.Explanations()) != len(book.Entries) {
+		t.Errorf("%d explanations for %d entries", len(res.Explanations()), len(book.Entries))
 	}
 }
 
@@ -132,7 +132,7 @@ func TestRenderBudgetExplained(t *testing.T) {
 			t.Error("big is in activated")
 		}
 	}
-	x := res.Explain["big"]
+	x := res.Explanations()["big"]
 	if x == nil || !strings.Contains(strings.Join(x.Texts(), "\n"), "left out by the budget (cards share: ") {
 		t.Errorf("explain big: %+v", x)
 	}
@@ -155,7 +155,7 @@ func TestRenderCutExplained(t *testing.T) {
 	if len(res.Messages) == 0 || !res.Messages[0].Cut {
 		t.Fatalf("first message not cut: %+v", res.Messages)
 	}
-	if x := res.Explain["huge"]; !strings.Contains(strings.Join(x.Texts(), "\n"), "cut at its end") {
+	if x := res.Explanations()["huge"]; !strings.Contains(strings.Join(x.Texts(), "\n"), "cut at its end") {
 		t.Errorf("explain: %+v", x)
 	}
 }
@@ -242,12 +242,12 @@ func TestRecursionFromAnotherSection(t *testing.T) {
 	}
 	a := res.InPrompt("ledger")
 	if a == nil {
-		t.Fatalf("ledger is not in the prompt: %q", res.Explain["ledger"].Texts())
+		t.Fatalf("ledger is not in the prompt: %q", res.Explanations()["ledger"].Texts())
 	}
 	if a.Recursion != 1 || a.Trigger.In != "entry:gate" {
 		t.Errorf("ledger: recursion %d, trigger %+v; want level 1 from entry:gate", a.Recursion, a.Trigger)
 	}
-	if x := res.Explain["ledger"]; !x.Active || x.Level != 1 {
+	if x := res.Explanations()["ledger"]; !x.Active || x.Level != 1 {
 		t.Errorf("explanation: active %v, level %d; want active at level 1", x.Active, x.Level)
 	}
 
@@ -262,10 +262,10 @@ func TestRecursionFromAnotherSection(t *testing.T) {
 	if res.InPrompt("gate") != nil || res.InPrompt("ledger") != nil {
 		t.Fatalf("gate and ledger should be left out with a 12-token context: %+v", res.Activated)
 	}
-	if x := res.Explain["ledger"]; !x.Active || x.Level != 1 {
+	if x := res.Explanations()["ledger"]; !x.Active || x.Level != 1 {
 		t.Errorf("left-out ledger: active %v, level %d; want active at level 1", x.Active, x.Level)
 	}
-	if got := strings.Join(res.Explain["ledger"].Texts(), "\n"); !strings.Contains(got, "activated only through entries that were left out") {
+	if got := strings.Join(res.Explanations()["ledger"].Texts(), "\n"); !strings.Contains(got, "activated only through entries that were left out") {
 		t.Errorf("reasons do not say the parent was left out:\n%s", got)
 	}
 }

@@ -3,6 +3,7 @@ package lore
 import (
 	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/lorekit/lore/internal/scaling"
@@ -106,5 +107,46 @@ func BenchmarkRenderShapes(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// TestRenderExplainsWhenAsked: a render makes its explanations — one per
+// entry of the book, and what came before the scan window — only when
+// Explanations is called, as --explain, --report, lore test and the preview
+// do; the prompt and its trace do not need them.
+func TestRenderExplainsWhenAsked(t *testing.T) {
+	const n = 2000
+	book := &schema.Lorebook{Manifest: schema.Manifest{Name: "explain"}}
+	for i := range n {
+		book.Entries = append(book.Entries, actEntry(fmt.Sprintf("e%06d", i), schema.SectionChatHistory,
+			withKeys(fmt.Sprintf("word%d", i)), withContent("A place.")))
+	}
+	texts := []string{"word0 at the start"}
+	for i := 1; i < 40; i++ {
+		texts = append(texts, fmt.Sprintf("then word%d", i))
+	}
+	chat := actChat(texts...) // the default window is 17 messages: word0 is before it
+	counter, err := tokenize.Get(tokenize.Chars4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &render.Input{Book: book, Transcript: chat, Settings: schema.DefaultSettings(), Counter: counter}
+	var res *render.Result
+	prompt := scaling.Measure(func() {
+		if res, err = Render(in); err != nil {
+			t.Fatal(err)
+		}
+	})
+	both := scaling.Measure(func() {
+		if res, err = Render(in); err != nil {
+			t.Fatal(err)
+		}
+		res.Explanations()
+	})
+	if both.Allocs < prompt.Allocs+n {
+		t.Errorf("explaining %d entries allocates %d more times than rendering alone (%v, then %v): the render already explained them", n, both.Allocs-prompt.Allocs, prompt, both)
+	}
+	if x := res.Explanations()["e000000"]; x == nil || !strings.Contains(strings.Join(x.Texts(), "; "), "before the scan window") {
+		t.Errorf("e000000, whose keyword is in the oldest message only, is not explained as matched before the window: %+v", x)
 	}
 }

@@ -59,7 +59,7 @@ func TestNewerFields(t *testing.T) {
 		if got := inPrompt(r); got != "any@before-char" {
 			t.Errorf("a normal generation: %s", got)
 		}
-		if why := strings.Join(r.Explain["swipes"].Texts(), "; "); !strings.Contains(why, "triggers swipe do not include this generation's type (normal)") {
+		if why := strings.Join(r.Explanations()["swipes"].Texts(), "; "); !strings.Contains(why, "triggers swipe do not include this generation's type (normal)") {
 			t.Errorf("--explain swipes: %s", why)
 		}
 		r = mustRender(t, stInput(t, book, map[string]any{"generationType": "swipe"}, "x", "y"))
@@ -78,7 +78,7 @@ func TestNewerFields(t *testing.T) {
 		if got := inPrompt(r); got != "free@before-char" {
 			t.Errorf("in the prompt: %s", got)
 		}
-		if why := strings.Join(r.Explain["small"].Texts(), "; "); !strings.Contains(why, "the budget (10 tokens) was already full at big") {
+		if why := strings.Join(r.Explanations()["small"].Texts(), "; "); !strings.Contains(why, "the budget (10 tokens) was already full at big") {
 			t.Errorf("--explain small: %s", why)
 		}
 	})
@@ -146,7 +146,7 @@ func TestExplainGates(t *testing.T) {
 		"far":      "no primary key matched in the 2 newest messages (scan depth 2)",
 		"huge":     "left out by the budget: 2001 tokens with it, the budget is 1792",
 	} {
-		x := r.Explain[id]
+		x := r.Explanations()[id]
 		if x == nil {
 			t.Errorf("no explanation for %s", id)
 			continue
@@ -158,7 +158,7 @@ func TestExplainGates(t *testing.T) {
 			t.Errorf("--explain %s:\n  %s\nwant it to say %q", id, why, want)
 		}
 	}
-	if x := r.Explain["g-a"]; !x.Active || !strings.Contains(strings.Join(x.Texts(), "; "), `activated: key "x" matched in message:2`) {
+	if x := r.Explanations()["g-a"]; !x.Active || !strings.Contains(strings.Join(x.Texts(), "; "), `activated: key "x" matched in message:2`) {
 		t.Errorf("--explain g-a: %v", x.Texts())
 	}
 }
@@ -174,7 +174,7 @@ func TestCooldownExplained(t *testing.T) {
 	if inPrompt(rs[0]) != "amulet@before-char" || inPrompt(rs[1]) != "" {
 		t.Fatalf("turns: %q, %q", inPrompt(rs[0]), inPrompt(rs[1]))
 	}
-	if why := strings.Join(rs[1].Explain["amulet"].Texts(), "; "); !strings.Contains(why, "on cooldown until the chat has 4 messages (it has 3)") {
+	if why := strings.Join(rs[1].Explanations()["amulet"].Texts(), "; "); !strings.Contains(why, "on cooldown until the chat has 4 messages (it has 3)") {
 		t.Errorf("--explain amulet at length 3: %s", why)
 	}
 	if len(rs[0].Effects) != 1 || rs[0].Effects[0] != (render.Effect{ID: "amulet", Kind: "cooldown", Start: 1, End: 4}) {
@@ -198,7 +198,7 @@ func TestCardFieldsInPrompt(t *testing.T) {
 			t.Errorf("%s: kind %q, trigger %q; want a card field sent always", a.ID, a.Kind, a.Trigger.In)
 		}
 	}
-	if why := strings.Join(r.Explain["first-message"].Texts(), "; "); !strings.Contains(why, "so it is the chat's first message") {
+	if why := strings.Join(r.Explanations()["first-message"].Texts(), "; "); !strings.Contains(why, "so it is the chat's first message") {
 		t.Errorf("--explain first-message: %s", why)
 	}
 }
@@ -240,7 +240,7 @@ func TestGreetingOpensTheChat(t *testing.T) {
 	if got, want := history(r), "assistant: Hi there. [message:0] | user: hello [message:1]"; got != want {
 		t.Errorf("history:\n got %s\nwant %s", got, want)
 	}
-	if why := strings.Join(r.Explain["first-message"].Texts(), "; "); !strings.Contains(why, "not added again") {
+	if why := strings.Join(r.Explanations()["first-message"].Texts(), "; "); !strings.Contains(why, "not added again") {
 		t.Errorf("--explain first-message: %s", why)
 	}
 }
@@ -377,7 +377,7 @@ func TestExplainSourceWords(t *testing.T) {
 		counter, _ := tokenize.Get(tokenize.Chars4)
 		r := mustRender(t, &render.Input{Book: lb, Transcript: &schema.Transcript{Messages: []schema.Message{{Role: "user", Content: "x"}}},
 			Settings: schema.DefaultSettings(), Counter: counter})
-		x := r.Explain["off"]
+		x := r.Explanations()["off"]
 		if x == nil || len(x.Reasons) != 1 {
 			t.Fatalf("%s: %+v", c.name, x)
 		}

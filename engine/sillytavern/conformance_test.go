@@ -320,7 +320,7 @@ func note(seen map[string]bool, tu turn) {
 			}
 		}
 	}
-	for _, x := range tu.res.Explain {
+	for _, x := range tu.res.Explanations() {
 		for _, r := range x.Texts() {
 			if strings.Contains(r, "by the weighted roll") {
 				seen["group roll"] = true

@@ -54,7 +54,7 @@ func TestHistoryBudget(t *testing.T) {
 	if got := inPrompt(r); got != "realm@before-char" {
 		t.Errorf("in the prompt: %s", got)
 	}
-	x := r.Explain["deep"]
+	x := r.Explanations()["deep"]
 	if x == nil || len(x.Reasons) == 0 || x.Reasons[len(x.Reasons)-1].Code != reason.STHistoryLeftOut {
 		t.Errorf("deep's reasons: %v", x.Texts())
 	}
@@ -83,7 +83,7 @@ func TestExamplesBudget(t *testing.T) {
 	if got := inPrompt(r); got != "" || r.Report.Total != 42 || r.Report.HistoryCut != nil {
 		t.Errorf("at 73: %q, total %d, cut %+v", got, r.Report.Total, r.Report.HistoryCut)
 	}
-	x := r.Explain["ex"]
+	x := r.Explanations()["ex"]
 	if x == nil || x.Reasons[len(x.Reasons)-1].Code != reason.STExamplesLeftOut {
 		t.Errorf("ex's reasons: %v", x.Texts())
 	}

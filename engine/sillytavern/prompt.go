@@ -67,8 +67,9 @@ func (b *book) place(sc *scan, msgs []chatMessage, m *macros) (*render.Result, *
 		p.activate(sl.outlets[name], positionNames[posOutlet], 0, nil, nil)
 	}
 	p.res.Report = p.report(sl)
-	p.res.Explain = p.explain(sl)
-	p.budgetReasons(p.res.Explain)
+	why := p.explain(sl)
+	p.budgetReasons(why)
+	p.res.SetExplanations(why)
 	return p.res, sl
 }
 

@@ -505,7 +505,7 @@ func (b *book) generate(prefix []schema.Message, state *timedState, r *rng) turn
 			}
 			id := b.entries[ef.entry].src.ID
 			res.Effects = append(res.Effects, render.Effect{ID: id, Kind: k.kind, Start: int(ef.start), End: int(ef.end)})
-			if x := res.Explain[id]; x != nil {
+			if x := res.Explanations()[id]; x != nil {
 				x.Reasons = append(x.Reasons, b.entries[ef.entry].about(reason.STEffect, k.kind, reason.P("kind", k.kind), reason.P("end", ef.end)))
 			}
 		}

@@ -21,7 +21,7 @@ func TestDisableLooseTrue(t *testing.T) {
 			book := `{"entries": {"0": {"uid": 0, "key": ["x"], "content": "X", "comment": "e", "position": ` + pos +
 				`, "outletName": "o", "disable": ` + tc.disable + `}}}`
 			r := mustRender(t, stInput(t, book, nil, "x"))
-			if got := r.Explain["e"] != nil && r.Explain["e"].Active; got == tc.disabled {
+			if got := r.Explanations()["e"] != nil && r.Explanations()["e"].Active; got == tc.disabled {
 				t.Errorf("disable %s at position %s: activated %v, want %v", tc.disable, pos, got, !tc.disabled)
 			}
 		}
@@ -54,7 +54,7 @@ func TestCharacterNoteScanned(t *testing.T) {
 				t.Errorf("activated %q, want %q", got, tc.want)
 			}
 			if tc.want != "" {
-				if why := strings.Join(r.Explain["lh"].Texts(), "; "); !strings.Contains(why, "character-note") {
+				if why := strings.Join(r.Explanations()["lh"].Texts(), "; "); !strings.Contains(why, "character-note") {
 					t.Errorf("--explain lh does not say where the key was: %s", why)
 				}
 			}
@@ -101,7 +101,7 @@ func TestCardEnabledLoose(t *testing.T) {
 			"scenario": "", "first_mes": "", "mes_example": "", "character_book": {"entries": [{"id": 0, "keys": ["x"],
 			"content": "X", "comment": "e", "enabled": ` + tc.enabled + `, "insertion_order": 100, "extensions": {"position": 0}}]}}}`
 		r := mustRender(t, stInput(t, card, nil, "x"))
-		if got := r.Explain["e"] != nil && r.Explain["e"].Active; got == tc.disabled {
+		if got := r.Explanations()["e"] != nil && r.Explanations()["e"].Active; got == tc.disabled {
 			t.Errorf("enabled %s: activated %v, want %v", tc.enabled, got, !tc.disabled)
 		}
 	}

@@ -118,7 +118,7 @@ func TestLorebookBudget(t *testing.T) {
 				t.Errorf("report: %+v, want dropped %v", sec, tt.dropped)
 			}
 			for _, id := range tt.dropped {
-				x := r.res.Explain[id]
+				x := r.res.Explanations()[id]
 				if x == nil || !x.Active || !strings.Contains(strings.Join(x.Texts(), "\n"), "left out by Yumina's lorebook budget") {
 					t.Errorf("--explain %s: %+v", id, x)
 				}

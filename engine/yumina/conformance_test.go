@@ -209,7 +209,7 @@ func compareCase(t *testing.T, in *render.Input, g *golden) []string {
 			g.Matched.AlwaysSend, g.Matched.Triggered))
 	}
 	for _, id := range append(slices.Clone(g.Matched.AlwaysSend), g.Matched.Triggered...) {
-		if x := r.res.Explain[id]; x == nil || !x.Active {
+		if x := r.res.Explanations()[id]; x == nil || !x.Active {
 			diffs = append(diffs, fmt.Sprintf("--explain %s does not say it activated", id))
 		}
 	}

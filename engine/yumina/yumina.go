@@ -91,7 +91,7 @@ func run(in *render.Input) (*rendered, error) {
 	}
 	res.Activated = activatedOut(res.Messages, a)
 	res.Report = report(in, s, b, res.Messages)
-	res.Explain = explain(in, s, es, a, b, res)
+	res.SetExplanations(explain(in, s, es, a, b, res))
 	if l := in.MacroBudget().Limit(in.Book); l != "" {
 		res.Limits = append(res.Limits, l)
 	}

@@ -240,7 +240,7 @@ entries:
 		"prose":   "no {{user}}: or {{char}}: line was found in it",
 	}
 	for id, s := range want {
-		x := r.res.Explain[id]
+		x := r.res.Explanations()[id]
 		if x == nil || !strings.Contains(strings.Join(x.Texts(), "\n"), s) {
 			t.Errorf("--explain %s: %+v, want %q", id, x, s)
 		}
