@@ -35,7 +35,21 @@ const (
 //     one piece per item, so the budget can drop items one by one; Render
 //     merges them back into one message.
 func Assemble(in *render.Input, act *Activation) []render.Piece {
+	return newAssembler(in, act).assemble()
+}
+
+// assembleRequired is Assemble for weighing the Required pieces only
+// (render.ScanWindow): of the chat it keeps the newest message, the last
+// action, and leaves out the older ones and the cards placed among them,
+// which the scan window does not weigh. A 20,000-message chat is then
+// assembled once per render, not twice.
+func assembleRequired(in *render.Input, act *Activation) []render.Piece {
 	a := newAssembler(in, act)
+	a.requiredOnly = true
+	return a.assemble()
+}
+
+func (a *assembler) assemble() []render.Piece {
 	a.systemPresets()
 	a.persona()
 	a.format()
@@ -60,6 +74,8 @@ type assembler struct {
 	bySection map[string][]*render.Activated
 	greetings []*render.Activated
 	pieces    []render.Piece
+	// requiredOnly: history is the last action alone (assembleRequired).
+	requiredOnly bool
 }
 
 func newAssembler(in *render.Input, act *Activation) *assembler {
@@ -289,9 +305,17 @@ func (a *assembler) memory() {
 	}
 }
 
-// step 10: greetings, then the transcript, with depth-injected cards. The
-// greeting counts as a chat message for depth, because the model sees it as
-// one; the newest transcript message is the last action.
+// messageKey is message i's key and source, as messageKeys spells it.
+func messageKey(i int) string { return "message:" + strconv.Itoa(i) }
+
+// historyRole is the role a chat message is sent with.
+func historyRole(role string) string {
+	if role != "user" && role != "assistant" {
+		return "system"
+	}
+	return role
+}
+
 // messageKeys are "message:0" … "message:n-1", cut from one string.
 func messageKeys(n int) []string {
 	var b strings.Builder
@@ -311,7 +335,18 @@ func messageKeys(n int) []string {
 	return keys
 }
 
+// step 10: greetings, then the transcript, with depth-injected cards. The
+// greeting counts as a chat message for depth, because the model sees it as
+// one; the newest transcript message is the last action.
 func (a *assembler) history() {
+	if a.requiredOnly {
+		if len(a.msgs) > 0 {
+			i := len(a.msgs) - 1
+			a.add(render.Piece{Step: render.StepHistory, Role: historyRole(a.msgs[i].Role), Content: a.msgs[i].Content,
+				Sources: []string{messageKey(i)}, Section: render.SecLastAction, Key: messageKey(i), Message: i})
+		}
+		return
+	}
 	var greetings []render.Piece
 	for _, g := range a.greetings {
 		t := strings.TrimSpace(a.macros.Expand(g.Entry.Content))
@@ -336,11 +371,7 @@ func (a *assembler) history() {
 		if i == len(a.msgs)-1 {
 			sec = render.SecLastAction
 		}
-		role := m.Role
-		if role != "user" && role != "assistant" {
-			role = "system"
-		}
-		return render.Piece{Step: render.StepHistory, Role: role, Content: m.Content,
+		return render.Piece{Step: render.StepHistory, Role: historyRole(m.Role), Content: m.Content,
 			Sources: keys[i : i+1 : i+1], Section: sec, Key: keys[i], Message: i}
 	}
 	// inject[at] holds the cards that go before chat piece at; n would be

@@ -347,3 +347,56 @@ func TestAssembleExamples(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 }
+
+// TestAssembleRequiredKeepsWhatScanWindowWeighs: the assembly render weighs
+// the scan window on is the full one without the chat's older messages and
+// the cards placed among them, and gives the same window — with a greeting,
+// depth cards, a last action large enough to move the window, and no chat.
+func TestAssembleRequiredKeepsWhatScanWindowWeighs(t *testing.T) {
+	sp := ent("rules", schema.SectionSystemPresets, 0, strings.Repeat("Rules of the road. ", 300))
+	card := ent("card", schema.SectionChatHistory, 0, "Card.")
+	inj := ent("inj", schema.SectionChatHistory, 0, "Injected.")
+	inj.Depth = depth(1)
+	deep := ent("deep", schema.SectionChatHistory, 1, "Deep.")
+	deep.Depth = depth(50)
+	hello := ent("hello", schema.SectionChatHistory, 0, "Welcome, traveller.")
+	hello.Role = render.RoleGreeting
+	post := ent("note", schema.SectionPostHistory, 5, "Note.")
+	book := &schema.Lorebook{Manifest: schema.Manifest{Name: "T"}, Entries: []*schema.Entry{sp, card, inj, deep, hello, post}}
+	long := strings.Repeat("I draw my sword and walk into the tavern. ", 400)
+	chats := map[string]*schema.Transcript{
+		"no chat":    {},
+		"one":        {Messages: []schema.Message{{Role: "user", Content: "hi"}}},
+		"long last":  {Messages: append(msgs("user", "assistant", "user", "assistant"), schema.Message{Role: "user", Content: long})},
+		"opens":      {Messages: msgs("assistant", "user", "narrator"), Memory: []schema.Item{{Text: "one"}}, Pending: []schema.Item{{Text: "rain"}}},
+		"100 turns":  {Messages: msgs(strings.Fields(strings.Repeat("user assistant ", 50))...)},
+		"system end": {Messages: msgs("user", "system")},
+	}
+	dynamic := func(p render.Piece) bool {
+		return p.Step == render.StepHistory && p.Section != render.SecLastAction
+	}
+	windows := map[string]int{}
+	for name, tr := range chats {
+		in := input(book, tr)
+		in.Settings.ContextTokens = 32768
+		act := activeAll(book)
+		full, req := Assemble(in, act), assembleRequired(in, act)
+		var want []render.Piece
+		for _, p := range full {
+			if !dynamic(p) {
+				want = append(want, p)
+			}
+		}
+		if d := cmp.Diff(want, req); d != "" {
+			t.Errorf("%s: the Required assembly is not the full one without the chat (-want +got):\n%s", name, d)
+		}
+		w, g := render.ScanWindow(full, in.Settings, in.Counter), render.ScanWindow(req, in.Settings, in.Counter)
+		windows[name] = w
+		if w != g {
+			t.Errorf("%s: scan window %d from the full assembly, %d from the Required one", name, w, g)
+		}
+	}
+	if windows["long last"] >= windows["one"] {
+		t.Errorf("a long last action leaves a scan window of %d, a short one %d: the case does not weigh the last action", windows["long last"], windows["one"])
+	}
+}

@@ -91,7 +91,7 @@ func renderWith(in *render.Input, kw *keywordIndex) (*render.Result, error) {
 		res.Warnings = append(res.Warnings, "a transform was skipped: "+err.Error())
 	}
 
-	pre := Assemble(in, activate(in, kw, 0))
+	pre := assembleRequired(in, activate(in, kw, 0))
 	window := render.ScanWindow(pre, in.Settings, in.Counter)
 	act := activate(in, kw, window)
 	pieces := Assemble(in, act)
