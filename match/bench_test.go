@@ -88,3 +88,34 @@ func BenchmarkFind(b *testing.B) {
 		b.Run(fmt.Sprintf("keywords=%d/messages=%d", c.kw, c.msgs), func(b *testing.B) { benchFind(b, c.kw, c.msgs) })
 	}
 }
+
+// BenchmarkOccurrencesBook scans 10,000 contents shaped like bookgen's
+// (mostly ASCII, an "Élan Keep" or a "霧の谷" in some) for 20,000
+// keywords, as lint's trigger graph does.
+func BenchmarkOccurrencesBook(b *testing.B) {
+	const n = 10000
+	places := []string{"Millbrook", "Port Vell", "the Whisperwood", "Karth River", "Ashfall", "Élan Keep", "霧の谷", "Dunmere"}
+	var ps []Pattern
+	texts := make([]string, n)
+	for i := range n {
+		ps = append(ps, Pattern{Text: fmt.Sprintf("place%d", i), WholeWords: i%4 == 0, Owner: i}, Pattern{Text: fmt.Sprintf("alias%d", i), Owner: i})
+		texts[i] = fmt.Sprintf("The town of place%d has %d souls and lies by %s. Travellers say the road to place%d is safe by day.\n"+
+			"Its market sells barrels, rope and \"river glass\"; the inn keeps a room for %s. Old songs call it the %dth gate.",
+			i, 100+i*7%900, places[i%len(places)], (i*7+1)%n, places[(i+3)%len(places)], i)
+	}
+	m, errs := Compile(ps)
+	if len(errs) > 0 {
+		b.Fatal(errs)
+	}
+	m.Occurrences("warm", func(Occurrence) {})
+	b.ReportAllocs()
+	b.ResetTimer()
+	hits := 0
+	for b.Loop() {
+		hits = 0
+		for _, t := range texts {
+			m.Occurrences(t, func(Occurrence) { hits++ })
+		}
+	}
+	b.ReportMetric(float64(hits), "hits")
+}
