@@ -22,7 +22,7 @@ import (
 // matcher already refuses inside words.
 func checkKeywordInWords(c *Context) {
 	idx := c.keywords()
-	nLit := len(idx.m.Groups())
+	nLit := idx.m.LiteralGroups()
 	if nLit == 0 {
 		return
 	}
@@ -57,12 +57,13 @@ func checkKeywordInWords(c *Context) {
 		}
 	}
 	joined := b.String()
+	at := joinedCursor{starts: starts}
 	in := map[int][]int{} // group → candidate words it fires inside
 	idx.m.Occurrences(joined, func(o match.Occurrence) {
 		if o.Group >= nLit {
 			return
 		}
-		w := sort.SearchInts(starts, o.Start+1) - 1
+		w := at.of(o.Start)
 		if w < 0 {
 			return
 		}

@@ -23,28 +23,29 @@ import (
 // written without word boundaries (CJK, Thai), whose words lint cannot tell.
 func checkKeywordOverlap(c *Context) {
 	idx := c.keywords()
-	groups := idx.m.Groups()
-	if len(groups) == 0 {
+	nLit := idx.m.LiteralGroups()
+	if nLit == 0 {
 		return
 	}
-	starts := make([]int, len(groups))
+	starts := make([]int, nLit)
 	var b strings.Builder
-	for g := range groups {
+	for g := range nLit {
 		starts[g] = b.Len()
-		b.WriteString(groups[g].Text)
+		b.WriteString(idx.m.GroupText(g))
 		b.WriteByte('\n') // a separator no keyword spans
 	}
 	joined := b.String()
+	at := joinedCursor{starts: starts}
 	inside := map[int][]int{} // inner group → outer groups it fires inside
 	idx.m.Occurrences(joined, func(o match.Occurrence) {
-		if o.Group >= len(groups) {
+		if o.Group >= nLit {
 			return // a regular expression: it says what it means
 		}
-		t := sort.SearchInts(starts, o.Start+1) - 1
+		t := at.of(o.Start)
 		if t == o.Group {
 			return
 		}
-		outer := groups[t].Text
+		outer := idx.m.GroupText(t)
 		s, e := o.Start-starts[t], o.End-starts[t]
 		ws, we := c.wordAround(outer, s, e)
 		if insideWord(outer[ws:we], s-ws, e-ws) {
@@ -168,4 +169,24 @@ func compactInts(xs []int) []int {
 		}
 	}
 	return out
+}
+
+// joinedCursor finds which of several texts joined into one holds an
+// offset: the automaton reports occurrences by end offset, so each is in the
+// text of the one before or a later one, and the cursor only moves forward;
+// an occurrence out of that order (a regular expression's) is searched for.
+type joinedCursor struct {
+	starts []int // where each text starts, ascending
+	t      int
+}
+
+func (c *joinedCursor) of(off int) int {
+	if c.t >= len(c.starts) || c.starts[c.t] > off {
+		c.t = sort.SearchInts(c.starts, off+1) - 1
+		return c.t
+	}
+	for c.t+1 < len(c.starts) && c.starts[c.t+1] <= off {
+		c.t++
+	}
+	return c.t
 }

@@ -3,7 +3,7 @@ package lint
 import (
 	"embed"
 	"math/bits"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -149,9 +149,24 @@ func (c *Context) contentWords() *words {
 	if c.shared.words != nil {
 		return c.shared.words
 	}
-	var asciiWord [utf8.RuneSelf]bool
+	// ascii holds, per ASCII character, whether it is part of a word
+	// (wordChar), a letter and an upper-case one.
+	const (
+		wordChar = 1 << iota
+		letter
+		upperCase
+	)
+	var ascii [utf8.RuneSelf]uint8
 	for r := range rune(utf8.RuneSelf) {
-		asciiWord[r] = !c.notWordRune(r)
+		if !c.notWordRune(r) {
+			ascii[r] |= wordChar
+		}
+		switch {
+		case 'A' <= r && r <= 'Z':
+			ascii[r] |= letter | upperCase
+		case 'a' <= r && r <= 'z':
+			ascii[r] |= letter
+		}
 	}
 	ws := &words{}
 	// index finds a word's place in ws.list and ws.count. Looking a word up
@@ -194,18 +209,16 @@ func (c *Context) contentWords() *words {
 		s := e.Content
 		start, upper := -1, false
 		for i := 0; i < len(s); {
-			r, size := rune(s[i]), 1
+			at := i
 			var inWord bool
-			if r < utf8.RuneSelf {
-				inWord = asciiWord[r]
-				if 'A' <= r && r <= 'Z' {
-					upper = true
-					ws.latin++
-				} else if 'a' <= r && r <= 'z' {
-					ws.latin++
-				}
+			if b := s[i]; b < utf8.RuneSelf {
+				f := ascii[b]
+				ws.latin += int(f>>1) & 1
+				inWord = f&wordChar != 0
+				upper = upper || f&upperCase != 0
+				i++
 			} else {
-				r, size = utf8.DecodeRuneInString(s[i:])
+				r, size := utf8.DecodeRuneInString(s[i:])
 				inWord = !c.notWordRune(r)
 				upper = upper || unicode.ToLower(r) != r
 				switch {
@@ -214,36 +227,44 @@ func (c *Context) contentWords() *words {
 				case unicode.Is(unicode.Han, r):
 					ws.han++
 				}
+				i += size
 			}
 			switch {
 			case inWord && start < 0:
-				start = i
-			case !inWord && start >= 0:
-				add(s[start:i], upper)
-				start, upper = -1, false
-			}
-			if !inWord {
+				start = at
+			case !inWord:
+				// upper only says whether the word needs lowering: a
+				// word without upper case lowers to itself.
+				if start >= 0 {
+					add(s[start:at], upper)
+					start = -1
+				}
 				upper = false
 			}
-			i += size
 		}
 		if start >= 0 {
 			add(s[start:], upper)
 		}
 	}
-	sort.Sort(byWord{ws})
+	ws.sort()
 	c.shared.words = ws
 	return ws
 }
 
-// byWord sorts words alphabetically, each count with its word.
-type byWord struct{ *words }
-
-func (b byWord) Len() int           { return len(b.list) }
-func (b byWord) Less(i, j int) bool { return b.list[i] < b.list[j] }
-func (b byWord) Swap(i, j int) {
-	b.list[i], b.list[j] = b.list[j], b.list[i]
-	b.count[i], b.count[j] = b.count[j], b.count[i]
+// sort puts the words in alphabetical order, each count with its word.
+func (ws *words) sort() {
+	type wordCount struct {
+		w string
+		n int
+	}
+	pairs := make([]wordCount, len(ws.list))
+	for i, w := range ws.list {
+		pairs[i] = wordCount{w, ws.count[i]}
+	}
+	slices.SortFunc(pairs, func(a, b wordCount) int { return strings.Compare(a.w, b.w) })
+	for i, p := range pairs {
+		ws.list[i], ws.count[i] = p.w, p.n
+	}
 }
 
 // notWordRune ends a word of the lorebook's text: anything but what the engine

@@ -236,6 +236,12 @@ func (m *Matcher) Groups() []Group {
 	return out
 }
 
+// LiteralGroups is len(Groups()), without the copy.
+func (m *Matcher) LiteralGroups() int { return len(m.groups) }
+
+// GroupText is Groups()[g].Text, without the copy.
+func (m *Matcher) GroupText(g int) string { return m.groups[g].Text }
+
 // Occurrence is one place where a group of patterns matched: every pattern
 // whose normalised literal is the same (a Group), or every pattern written as
 // the same regular expression.
