@@ -129,9 +129,9 @@ func (r *Result) InPrompt(id string) *ActivatedOut {
 // the preview and lore test read why every entry of the book is in or out
 // (on a 10,000-entry book that is 10,000 explanations and 6 MB).
 type explanations struct {
-	once sync.Once
-	make func() map[string]*Explanation
-	m    map[string]*Explanation
+	once  sync.Once
+	build func() map[string]*Explanation
+	m     map[string]*Explanation
 }
 
 // Explanations has, for every entry of the lorebook, why it is or is not
@@ -143,8 +143,8 @@ func (r *Result) Explanations() map[string]*Explanation {
 	}
 	x := r.explain
 	x.once.Do(func() {
-		if x.make != nil {
-			x.m, x.make = x.make(), nil
+		if x.build != nil {
+			x.m, x.build = x.build(), nil
 		}
 	})
 	return x.m
@@ -155,8 +155,8 @@ func (r *Result) SetExplanations(m map[string]*Explanation) {
 	r.explain = &explanations{m: m}
 }
 
-// ExplainLater has Explanations call make, once, when first asked. make must
-// read only what no one changes after the render.
-func (r *Result) ExplainLater(make func() map[string]*Explanation) {
-	r.explain = &explanations{make: make}
+// ExplainLater has Explanations call build, once, when first asked. build
+// must read only what no one changes after the render.
+func (r *Result) ExplainLater(build func() map[string]*Explanation) {
+	r.explain = &explanations{build: build}
 }
