@@ -89,7 +89,6 @@ type entryState struct {
 	nPrimary   int  // usable (non-blank) primary keywords
 	nSecondary int  // usable secondary keywords
 	active     *render.Activated
-	condWhy    []reason.Reason
 	chat       *chatTrigger  // the scan window's verdict, when a primary matched there
 	secMiss    reason.Reason // why the secondary logic failed in the scan window
 	older      reason.Reason // a keyword hit before the scan window
@@ -144,8 +143,7 @@ func newActivator(in *render.Input, kw *keywordIndex) *activator {
 		if e == nil || !e.Enabled {
 			continue
 		}
-		ok, why := render.EvalConditions(e, a.values, a.book, in.Vars)
-		st.condWhy = why
+		ok := render.ConditionsHold(e, a.values) // explain says why
 		st.eligible = ok
 		st.byKeywords = ok && !e.AlwaysSend
 		st.nPrimary = a.keywordIndex.nPrimary[i]

@@ -24,7 +24,8 @@ func (a *activator) explain(i, window int) *render.Explanation {
 		x.Reasons = []reason.Reason{at(e, reason.LoreDisabled, "enabled")}
 		return x
 	}
-	x.Reasons = append(x.Reasons, st.condWhy...)
+	_, why := render.EvalConditions(e, a.values, a.book, a.in.Vars)
+	x.Reasons = append(x.Reasons, why...)
 	if !st.eligible {
 		return x
 	}
