@@ -268,16 +268,17 @@ func startsJSON(data []byte) bool {
 }
 
 func convertJSON(file string, data []byte, fromPNG bool) (*schema.Lorebook, []diag.Diagnostic, error) {
-	format := func(top *jnode) string {
-		f := detect(top)
+	// format is the detected format f of top, or Card V2 for a V1 card in
+	// a PNG (its fields at the top level).
+	format := func(top *jnode, f string) string {
 		if f == "" && fromPNG && top.kind == jObj {
-			f = FormatCardV2 // a V1 card: the fields at the top level
+			f = FormatCardV2
 		}
 		return f
 	}
 	if text, ok := jsonText(file, data); ok {
 		if root, ok := scanJSON(text); ok {
-			if f := format(root); f != "" {
+			if f := format(root, detect(root)); f != "" {
 				return importTree(file, root, f)
 			}
 			return nil, nil, ErrNative
@@ -288,8 +289,8 @@ func convertJSON(file string, data []byte, fromPNG bool) (*schema.Lorebook, []di
 		return nil, nil, err
 	}
 	c := &converter{}
-	top, _ := detectTree(c, root)
-	f := format(top)
+	top, f := detectTree(c, root)
+	f = format(top, f)
 	if f == "" {
 		return nil, nil, ErrNative
 	}

@@ -213,7 +213,9 @@ func (c *Context) contentWords() *words {
 			var inWord bool
 			if b := s[i]; b < utf8.RuneSelf {
 				f := ascii[b]
-				ws.latin += int(f>>1) & 1
+				if f&letter != 0 {
+					ws.latin++
+				}
 				inWord = f&wordChar != 0
 				upper = upper || f&upperCase != 0
 				i++

@@ -57,9 +57,8 @@ type Result struct {
 	// Breakpoint is the index in Messages of the last message before the
 	// cache breakpoint (SPEC §3 step 5), -1 when no message comes before it.
 	Breakpoint int
-	// explain holds, for every entry of the lorebook, why it is or is not in
-	// the prompt (Explanations).
-	explain *explanations
+	// explain gives Explanations.
+	explain func() map[string]*Explanation
 	// Book is the lorebook rendered (for names and positions in --explain).
 	Book *schema.Lorebook
 	// Warnings are problems that did not stop the render (a transform that
@@ -124,39 +123,26 @@ func (r *Result) InPrompt(id string) *ActivatedOut {
 	return nil
 }
 
-// explanations is a Result's explanations, made when first asked: most
-// renders print the prompt and its trace, and only --explain, --report,
-// the preview and lore test read why every entry of the book is in or out
-// (on a 10,000-entry book that is 10,000 explanations and 6 MB).
-type explanations struct {
-	once  sync.Once
-	build func() map[string]*Explanation
-	m     map[string]*Explanation
-}
-
 // Explanations has, for every entry of the lorebook, why it is or is not
-// in the prompt: activation's reasons, then the budget's. It is safe for
-// concurrent use.
+// in the prompt: activation's reasons, then the budget's. Engines may make
+// them when first asked (ExplainLater): most renders print the prompt and
+// its trace, and only --explain, --report, the preview and lore test read
+// why every entry of the book is in or out (on a 10,000-entry book that is
+// 10,000 explanations and 6 MB). It is safe for concurrent use.
 func (r *Result) Explanations() map[string]*Explanation {
 	if r.explain == nil {
 		return nil
 	}
-	x := r.explain
-	x.once.Do(func() {
-		if x.build != nil {
-			x.m, x.build = x.build(), nil
-		}
-	})
-	return x.m
+	return r.explain()
 }
 
 // SetExplanations sets the explanations.
 func (r *Result) SetExplanations(m map[string]*Explanation) {
-	r.explain = &explanations{m: m}
+	r.explain = func() map[string]*Explanation { return m }
 }
 
 // ExplainLater has Explanations call build, once, when first asked. build
 // must read only what no one changes after the render.
 func (r *Result) ExplainLater(build func() map[string]*Explanation) {
-	r.explain = &explanations{build: build}
+	r.explain = sync.OnceValue(build)
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/lorekit/lore/match"
 	"github.com/lorekit/lore/reason"
@@ -19,18 +20,17 @@ type Activation struct {
 	// then recursion level, position and id.
 	Active []*render.Activated
 
-	why     map[string]*render.Explanation
-	explain func() map[string]*render.Explanation // makes why when first asked
+	why func() map[string]*render.Explanation // Why, made once when first asked
 }
 
 // Why has one explanation per entry id, for every entry of the lorebook,
 // enabled or not. It is made when first asked: a render's first activation
 // only measures what is always sent, and nothing asks it why.
 func (act *Activation) Why() map[string]*render.Explanation {
-	if act.why == nil && act.explain != nil {
-		act.why, act.explain = act.explain(), nil
+	if act.why == nil {
+		return nil
 	}
-	return act.why
+	return act.why()
 }
 
 // sectionOrder is SPEC §3's order of the sections; unknown sections (the
@@ -245,7 +245,7 @@ func (a *activator) result(window int) *Activation {
 	for _, i := range idx {
 		act.Active = append(act.Active, a.st[i].active)
 	}
-	act.explain = func() map[string]*render.Explanation {
+	act.why = sync.OnceValue(func() map[string]*render.Explanation {
 		// Only an explanation reads what came before the window: a
 		// render nobody asks why pays for neither.
 		a.beforeWindow(window)
@@ -260,7 +260,7 @@ func (a *activator) result(window int) *Activation {
 			why[e.ID] = a.explain(i, window)
 		}
 		return why
-	}
+	})
 	return act
 }
 

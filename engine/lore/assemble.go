@@ -305,15 +305,20 @@ func (a *assembler) memory() {
 	}
 }
 
-// messageKey is message i's key and source, as messageKeys spells it.
-func messageKey(i int) string { return "message:" + strconv.Itoa(i) }
-
-// historyRole is the role a chat message is sent with.
-func historyRole(role string) string {
+// messagePiece is chat message i as a piece; key holds its key ("message:i",
+// messageKeys), which is also its one source.
+func (a *assembler) messagePiece(i int, key []string) render.Piece {
+	m := a.msgs[i]
+	role := m.Role
 	if role != "user" && role != "assistant" {
-		return "system"
+		role = "system"
 	}
-	return role
+	sec := render.SecHistory
+	if i == len(a.msgs)-1 {
+		sec = render.SecLastAction
+	}
+	return render.Piece{Step: render.StepHistory, Role: role, Content: m.Content,
+		Sources: key[:1:1], Section: sec, Key: key[0], Message: i}
 }
 
 // messageKeys are "message:0" … "message:n-1", cut from one string.
@@ -340,10 +345,8 @@ func messageKeys(n int) []string {
 // one; the newest transcript message is the last action.
 func (a *assembler) history() {
 	if a.requiredOnly {
-		if len(a.msgs) > 0 {
-			i := len(a.msgs) - 1
-			a.add(render.Piece{Step: render.StepHistory, Role: historyRole(a.msgs[i].Role), Content: a.msgs[i].Content,
-				Sources: []string{messageKey(i)}, Section: render.SecLastAction, Key: messageKey(i), Message: i})
+		if i := len(a.msgs) - 1; i >= 0 {
+			a.add(a.messagePiece(i, []string{"message:" + strconv.Itoa(i)}))
 		}
 		return
 	}
@@ -366,13 +369,7 @@ func (a *assembler) history() {
 			return greetings[k]
 		}
 		i := k - len(greetings)
-		m := a.msgs[i]
-		sec := render.SecHistory
-		if i == len(a.msgs)-1 {
-			sec = render.SecLastAction
-		}
-		return render.Piece{Step: render.StepHistory, Role: historyRole(m.Role), Content: m.Content,
-			Sources: keys[i : i+1 : i+1], Section: sec, Key: keys[i], Message: i}
+		return a.messagePiece(i, keys[i:])
 	}
 	// inject[at] holds the cards that go before chat piece at; n would be
 	// after the newest message, which no depth reaches.

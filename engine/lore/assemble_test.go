@@ -22,7 +22,8 @@ func depth(d int) *int { return &d }
 
 // activeAll lets every enabled entry in, as if activation had chosen them all.
 func activeAll(book *schema.Lorebook) *Activation {
-	act := &Activation{why: map[string]*render.Explanation{}}
+	why := map[string]*render.Explanation{}
+	act := &Activation{why: func() map[string]*render.Explanation { return why }}
 	for i, e := range book.Entries {
 		if !e.Enabled {
 			continue
@@ -32,7 +33,7 @@ func activeAll(book *schema.Lorebook) *Activation {
 			tr = render.Trigger{Keyword: "kw", In: "message:0"}
 		}
 		act.Active = append(act.Active, &render.Activated{Entry: e, Trigger: tr, LastMessage: -1, Hits: i})
-		act.why[e.ID] = &render.Explanation{Active: true}
+		why[e.ID] = &render.Explanation{Active: true}
 	}
 	return act
 }
