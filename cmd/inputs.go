@@ -61,14 +61,6 @@ type chat struct {
 // decoded by chat.decode, once, after the command has adjusted them.
 func loadChat(iox *IO, f *pflag.FlagSet, o *chatFlags, path string, color looks) (*chat, error) {
 	res := newResolver(f)
-	// Every caller counts tokens: the vocabulary decodes on the other core
-	// while the book is read (a manifest that names another tokenizer only
-	// wastes that work).
-	if t := res.Tokenizer(); t != "" {
-		tokenize.Preload(t)
-	} else {
-		tokenize.Preload(tokenize.Default)
-	}
 	var all []diag.Diagnostic
 	unreadable := false
 	note := func(file string, ds []diag.Diagnostic, err error) {

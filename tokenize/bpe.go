@@ -1,48 +1,18 @@
 package tokenize
 
-import (
-	"sync"
-	"unicode/utf8"
+import "unicode/utf8"
 
-	"github.com/tiktoken-go/tokenizer"
-)
-
-// bpe wraps tiktoken-go's byte-pair encoders, whose vocabularies are compiled
-// into the binary: counting works offline and matches OpenAI's tiktoken.
-// Decoding a vocabulary takes about 13 ms (o200k_base), so it is done on the
-// first count, not when the counter is made: lint often proves its verdicts
-// from byte lengths and counts nothing. Preload starts it early instead.
+// bpe counts with one of OpenAI's byte-pair encodings (encoding.go), exactly
+// as tiktoken does, offline: the ranks are compiled into the binary and read
+// in place, so the first count costs no more than the next.
 type bpe struct {
 	name  string
-	codec func() tokenizer.Codec
+	enc   *encoding
 	words *wordCache
 }
 
 func newBPE(name string) *cached {
-	return newCached(&bpe{name: name, words: newWordCache(), codec: sync.OnceValue(func() tokenizer.Codec {
-		c, err := tokenizer.Get(tokenizer.Encoding(name))
-		if err != nil {
-			// Only reachable if Get's switch and this wrapper disagree.
-			panic("tokenize: " + name + ": " + err.Error())
-		}
-		return c
-	})})
-}
-
-// Preload starts decoding the named tokenizer's vocabulary on another
-// goroutine, for a command that is about to parse its input and will then
-// count tokens: on a machine with a second core the vocabulary is ready when
-// the parse is done. An unknown name is left for Get to report.
-func Preload(name string) {
-	c, err := Get(name)
-	if err != nil {
-		return
-	}
-	if cc, ok := c.(*cached); ok {
-		if b, ok := cc.inner.(*bpe); ok {
-			go b.codec()
-		}
-	}
+	return newCached(&bpe{name: name, enc: newEncoding(name), words: newWordCache()})
 }
 
 func (b *bpe) Name() string { return b.name }
@@ -59,19 +29,19 @@ func (b *bpe) Count(s string) int {
 }
 
 func (b *bpe) countWhole(s string) int {
-	n, err := b.codec().Count(s)
+	n, err := b.enc.count(s)
 	if err != nil {
-		// The codec runs in ErrorModeNone, where only the split regexp can
-		// fail (a timeout, which is not set). Fall back to the estimate
-		// rather than report 0 tokens for text that is there.
+		// Only the split expression can fail (a timeout, which is not
+		// set). Fall back to the estimate rather than report 0 tokens for
+		// text that is there.
 		return chars4{}.Count(s)
 	}
 	return n
 }
 
-// Truncate keeps the first n tokens. The codec's token strings concatenate to
-// the input exactly (ErrorModeNone does not rewrite it), so the kept text is
-// measured in bytes of s and is a prefix of s by construction. A token can end
+// Truncate keeps the first n tokens. The tokens of valid UTF-8 concatenate to
+// the input exactly, so the kept text is measured in bytes of s and is a
+// prefix of s by construction. A token can end
 // inside a multi-byte character (byte-level BPE); then tokens are dropped until
 // the cut falls on a character boundary.
 //
@@ -81,7 +51,7 @@ func (b *bpe) Truncate(s string, n int) string {
 	if n <= 0 {
 		return ""
 	}
-	_, toks, err := b.codec().Encode(s)
+	toks, err := b.enc.tokenLens(s)
 	if err != nil {
 		return chars4{}.Truncate(s, n)
 	}
@@ -90,7 +60,7 @@ func (b *bpe) Truncate(s string, n int) string {
 	}
 	total := 0
 	for _, t := range toks {
-		total += len(t)
+		total += t
 	}
 	if total != len(s) {
 		// Invalid UTF-8: the split regexp sees U+FFFD where s has a bad
@@ -100,7 +70,7 @@ func (b *bpe) Truncate(s string, n int) string {
 	ends := make([]int, 0, n)
 	end := 0
 	for _, t := range toks[:n] {
-		end += len(t)
+		end += t
 		ends = append(ends, end)
 	}
 	// Re-encoding a prefix can, rarely, split its last word differently from
