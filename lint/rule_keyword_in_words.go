@@ -68,7 +68,9 @@ func checkKeywordInWords(c *Context) {
 			return
 		}
 		word := cands[w].word
-		if insideWord(word, o.Start-starts[w], o.End-starts[w]) {
+		// An occurrence running on into the next word (a keyword holding
+		// a line break) is in neither.
+		if e := o.End - starts[w]; e <= len(word) && insideWord(word, o.Start-starts[w], e) {
 			in[o.Group] = append(in[o.Group], w)
 		}
 	})
@@ -101,7 +103,10 @@ func checkKeywordInWords(c *Context) {
 				if a.list != b.list {
 					return a.list < b.list
 				}
-				return a.rank < b.rank
+				if a.rank != b.rank {
+					return a.rank < b.rank
+				}
+				return a.word < b.word // the lorebook's words as often as each other
 			})
 			names := make([]string, len(ws))
 			fromBook := 0

@@ -3,7 +3,6 @@ package lint
 import (
 	"embed"
 	"math/bits"
-	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -132,7 +131,7 @@ func (c *Context) languages() *bookLanguages {
 }
 
 // words is the set of distinct words of every enabled entry's content, each
-// with how often it occurs, sorted so the joined text is deterministic, and
+// with how often it occurs, in the order they first appear, and
 // how many of the content's letters are Han, kana and ASCII (which tell the
 // book's language).
 type words struct {
@@ -144,7 +143,7 @@ type words struct {
 // contentWords reads every enabled entry's content once: its words, lowered,
 // and its letters by script. ASCII, nearly all of most books, is told from a
 // table of the engine's word characters; a word already in lower case is
-// counted without a copy.
+// counted without a copy, and words are counted in a wordTable.
 func (c *Context) contentWords() *words {
 	if c.shared.words != nil {
 		return c.shared.words
@@ -169,23 +168,12 @@ func (c *Context) contentWords() *words {
 		}
 	}
 	ws := &words{}
-	// index finds a word's place in ws.list and ws.count. Looking a word up
-	// by string(low) does not copy it; only a new word is copied.
-	index := map[string]int{}
-	count := func(w string) {
-		if i, ok := index[w]; ok {
-			ws.count[i]++
-			return
-		}
-		index[w] = len(ws.list)
-		ws.list = append(ws.list, w)
-		ws.count = append(ws.count, 1)
-	}
+	table := newWordTable()
 	var low []byte
 	add := func(w string, upper bool) {
 		switch {
 		case !upper:
-			count(w)
+			table.add(w)
 		case match.IsASCII(w):
 			low = append(low[:0], w...)
 			for i, b := range low {
@@ -193,13 +181,9 @@ func (c *Context) contentWords() *words {
 					low[i] = b + ('a' - 'A')
 				}
 			}
-			if i, ok := index[string(low)]; ok {
-				ws.count[i]++
-			} else {
-				count(string(low))
-			}
+			table.addBytes(low)
 		default:
-			count(strings.ToLower(w))
+			table.add(strings.ToLower(w))
 		}
 	}
 	for _, e := range c.Book.Entries {
@@ -248,25 +232,9 @@ func (c *Context) contentWords() *words {
 			add(s[start:], upper)
 		}
 	}
-	ws.sort()
+	ws.list, ws.count = table.list, table.count
 	c.shared.words = ws
 	return ws
-}
-
-// sort puts the words in alphabetical order, each count with its word.
-func (ws *words) sort() {
-	type wordCount struct {
-		w string
-		n int
-	}
-	pairs := make([]wordCount, len(ws.list))
-	for i, w := range ws.list {
-		pairs[i] = wordCount{w, ws.count[i]}
-	}
-	slices.SortFunc(pairs, func(a, b wordCount) int { return strings.Compare(a.w, b.w) })
-	for i, p := range pairs {
-		ws.list[i], ws.count[i] = p.w, p.n
-	}
 }
 
 // notWordRune ends a word of the lorebook's text: anything but what the engine
