@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -47,24 +48,29 @@ var (
 	cnUnit  = `(?:` + cnChars + `|` + cnItems + `)`
 	enUnit  = `(\p{L}[\p{L}\p{N}_]*)`
 
-	limitRes = []struct {
-		re *regexp.Regexp
-		// kind: r a range, k a bound word before the number (maxWords or
-		// minWords), L a maximum after it (30字以内), G a minimum after it
-		// (40字以上), = an exact count.
-		kind byte
-	}{
-		{regexp.MustCompile(num + `\s*(?:~|～|〜|-|－|–|—|到|至)\s*` + num + `\s*` + cnUnit), 'r'},
-		{regexp.MustCompile(`(最多|至多|不超过|不多于|不能超过|不得超过|不要超过|不可超过|不大于|不少于|不低于|不小于|少于|小于|低于|不足|至少|最少|多于|超过|大于|高于)\s*` + num + `\s*` + cnUnit), 'k'},
-		{regexp.MustCompile(num + `\s*` + cnUnit + `\s*(?:以内|之内|以下)`), 'L'},
-		{regexp.MustCompile(num + `\s*` + cnUnit + `\s*以上`), 'G'},
-		{regexp.MustCompile(`(生成|输出|给出|提供|列出|写)\s*` + num + `\s*` + cnUnit), '='},
-		{regexp.MustCompile(`(?i)\b(?:between\s+)?` + num + `\s*(?:-|–|—|~|to|and)\s*` + num + `\s+` + enUnit), 'r'},
-		{regexp.MustCompile(`(?i)\b(at most|no more than|not more than|up to|maximum of|maximum|max|fewer than|less than|under|at least|no fewer than|no less than|not less than|minimum of|minimum|min|more than|over)\s+` + num + `\s+` + enUnit), 'k'},
-		{regexp.MustCompile(`(?i)\b(exactly|generate|write|give|output|provide|list)\s+` + num + `\s+` + enUnit), '='},
-	}
+	// limitRes are compiled on first use, as requiredRe is.
+	limitRes = sync.OnceValue(func() []limitRe {
+		return []limitRe{
+			{regexp.MustCompile(num + `\s*(?:~|～|〜|-|－|–|—|到|至)\s*` + num + `\s*` + cnUnit), 'r'},
+			{regexp.MustCompile(`(最多|至多|不超过|不多于|不能超过|不得超过|不要超过|不可超过|不大于|不少于|不低于|不小于|少于|小于|低于|不足|至少|最少|多于|超过|大于|高于)\s*` + num + `\s*` + cnUnit), 'k'},
+			{regexp.MustCompile(num + `\s*` + cnUnit + `\s*(?:以内|之内|以下)`), 'L'},
+			{regexp.MustCompile(num + `\s*` + cnUnit + `\s*以上`), 'G'},
+			{regexp.MustCompile(`(生成|输出|给出|提供|列出|写)\s*` + num + `\s*` + cnUnit), '='},
+			{regexp.MustCompile(`(?i)\b(?:between\s+)?` + num + `\s*(?:-|–|—|~|to|and)\s*` + num + `\s+` + enUnit), 'r'},
+			{regexp.MustCompile(`(?i)\b(at most|no more than|not more than|up to|maximum of|maximum|max|fewer than|less than|under|at least|no fewer than|no less than|not less than|minimum of|minimum|min|more than|over)\s+` + num + `\s+` + enUnit), 'k'},
+			{regexp.MustCompile(`(?i)\b(exactly|generate|write|give|output|provide|list)\s+` + num + `\s+` + enUnit), '='},
+		}
+	})
 	randomRe = regexp.MustCompile(`\{\{random\s*::?\s*([^{}]*)\}\}`)
 )
+
+// limitRe is one pattern of a length limit. kind: r a range, k a bound word
+// before the number (maxWords or minWords), L a maximum after it (30字以内),
+// G a minimum after it (40字以上), = an exact count.
+type limitRe struct {
+	re   *regexp.Regexp
+	kind byte
+}
 
 // maxWords are the bound words of an upper bound; the others are lower ones.
 var maxWords = map[string]bool{"最多": true, "至多": true, "不超过": true, "不多于": true, "不能超过": true, "不得超过": true,
@@ -146,7 +152,7 @@ func parseLimit(s string, w where, typeName string) *limit {
 			}
 		}
 	}
-	for _, lr := range limitRes {
+	for _, lr := range limitRes() {
 		for _, m := range lr.re.FindAllStringSubmatchIndex(s, -1) {
 			group := func(i int) string {
 				if 2*i+1 >= len(m) || m[2*i] < 0 {

@@ -417,7 +417,7 @@ func (c *compiler) pattern(ps []piece) *linePat {
 				show.WriteString("${" + shorten(pc.text, 12) + "}")
 			}
 			flush()
-			f := &fill{desc: pc.text, ndesc: norm(pc.text), pos: c.pos(pc.node, max(0, pc.at-2)), dots: pc.dots, optional: optionalRe.MatchString(pc.text)}
+			f := &fill{desc: pc.text, ndesc: norm(pc.text), pos: c.pos(pc.node, max(0, pc.at-2)), dots: pc.dots, optional: optionalRe().MatchString(pc.text)}
 			if pc.dots {
 				f.pos = c.pos(pc.node, pc.at)
 			} else if l := parseLimit(pc.text, inFill, ""); l != nil {
