@@ -1,7 +1,9 @@
 package match
 
 import (
+	"encoding/binary"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -179,28 +181,96 @@ func normalizeRuns(s string, fold, asciiRuns bool) normalized {
 // every character with case folds to one character of the same size that
 // starts a segment too (sameSizeFold). cased says whether a non-ASCII
 // character has case, so that foldInPlace must look past ASCII.
+//
+// A character that starts a segment (BoundaryBefore: it combines with
+// nothing before it, which rules out marks and the Hangul vowels and finals
+// that compose with a syllable) and is NFKC-normal on its own is left alone
+// by NFKC wherever it stands, so a text of such characters is normal without
+// the normaliser reading it again. ASCII is skipped eight bytes at a time;
+// what a character of the Basic Multilingual Plane is, is worked out once per
+// process (runeClass).
 func unchanged(s string, fold bool) (ok, cased bool) {
-	if IsASCII(s) {
-		return true, false
-	}
-	for i, r := range s {
-		if r < utf8.RuneSelf {
+	for i := asciiPrefix(s); i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i += 1 + asciiPrefix(s[i+1:])
 			continue
 		}
+		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError {
 			return false, false
 		}
-		if fold && foldable(r) {
-			if sameSizeFold(r) == 0 {
+		c := classOf(r)
+		if c&classNormal == 0 {
+			return false, false
+		}
+		if fold && c&classFoldable != 0 {
+			if c&classSameSize == 0 {
 				return false, false
 			}
 			cased = true
 		}
-		if !norm.NFKC.PropertiesString(s[i:]).BoundaryBefore() {
-			return false, false
+		i += size
+	}
+	return true, cased
+}
+
+// A rune's class, as unchanged needs it: known (computed), normal (starts a
+// segment and is NFKC-normal alone), foldable (case folding may change it)
+// and same-size (its fold keeps its place: sameSizeFold).
+const (
+	classKnown uint32 = 1 << iota
+	classNormal
+	classFoldable
+	classSameSize
+)
+
+// runeClasses caches the class of each rune of the Basic Multilingual Plane,
+// four bits a rune, eight runes a word; a zero nibble is not yet computed.
+// Classes are filled in with atomic ORs, so concurrent scans share it.
+var runeClasses [0x10000 / 8]atomic.Uint32
+
+func classOf(r rune) uint32 {
+	if r >= 0x10000 {
+		return computeClass(r)
+	}
+	shift := 4 * (uint32(r) & 7)
+	w := &runeClasses[r>>3]
+	if c := w.Load() >> shift & 0xf; c != 0 {
+		return c
+	}
+	c := computeClass(r)
+	w.Or(c << shift)
+	return c
+}
+
+func computeClass(r rune) uint32 {
+	c := classKnown
+	var buf [utf8.UTFMax]byte
+	b := buf[:utf8.EncodeRune(buf[:], r)]
+	if norm.NFKC.Properties(b).BoundaryBefore() && norm.NFKC.IsNormal(b) {
+		c |= classNormal
+	}
+	if foldable(r) {
+		c |= classFoldable
+		if sameSizeFold(r) != 0 {
+			c |= classSameSize
 		}
 	}
-	return norm.NFKC.IsNormalString(s), cased
+	return c
+}
+
+// asciiPrefix is the length of s's leading run of ASCII bytes, read eight
+// bytes at a time.
+func asciiPrefix(s string) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if binary.LittleEndian.Uint64([]byte(s[i:i+8]))&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for ; i < len(s) && s[i] < utf8.RuneSelf; i++ {
+	}
+	return i
 }
 
 // foldInPlace case-folds b, which unchanged accepted, without moving a byte:

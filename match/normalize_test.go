@@ -3,6 +3,7 @@ package match
 import (
 	"slices"
 	"testing"
+	"unicode/utf8"
 )
 
 var normalizeSeeds = []string{
@@ -10,6 +11,50 @@ var normalizeSeeds = []string{
 	"㈀ (x)", "A\u0301\u0323b", "ΣΑΣ σας", "x\xffy", "Straße", "ＡＢＣ１２３", "a\u0300",
 	"tail e\u0301", "\u0301lead", "İstanbul", "K\u212a", "霧の谷", "日本語 TEXT です。", "カ\u3099", "한국어 ok", "a\u3000b",
 	"Привет Мир", "ǅemal", "ΌΣΟΣ ς", "Ⅻ Ａ", "Ꭰ ꭰ",
+	"\u1100\u1161 한", "가\u11a8", "\u0b13\u0b3e", "\u212b ring", "\u0958", "emoji 😀 🇯🇵",
+	"abcdefgh\u0301ijklmnop", "abcdefghij한국어abcdefghijkl",
+}
+
+// TestFastPathEveryRune holds the fast path to the normaliser for every
+// character of the Basic Multilingual Plane and the first supplementary one,
+// alone, between ASCII letters, and after a letter and a Hangul syllable it
+// might compose with.
+func TestFastPathEveryRune(t *testing.T) {
+	for r := rune(0x80); r < 0x20000; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		c := string(r)
+		for _, s := range []string{c, "abcdefgh" + c + "b", "e" + c, "가" + c + c} {
+			for _, fold := range []bool{true, false} {
+				got, want := normalize(s, fold), normalizeRuns(s, fold, false)
+				if string(got.text) != string(want.text) {
+					t.Fatalf("normalize(%q, %v) = %q, want %q", s, fold, got.text, want.text)
+				}
+				if got.start == nil && want.start != nil && !identity(want) {
+					t.Fatalf("normalize(%q, %v): the identity map, but the normaliser moves characters", s, fold)
+				}
+			}
+		}
+	}
+}
+
+// identity says whether n maps every byte to the character it is part of in
+// a text of the same length.
+func identity(n normalized) bool {
+	if len(n.text) != n.origLen {
+		return false
+	}
+	text := string(n.text)
+	for i := range text {
+		_, size := utf8.DecodeRuneInString(text[i:])
+		for j := i; j < i+size; j++ {
+			if int(n.start[j]) != i || int(n.end[j]) != i+size {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // FuzzNormalizeFastPath: the ASCII fast path gives the same text and the
