@@ -281,6 +281,13 @@ func foldInPlace(b []byte, fold, cased bool) []byte {
 		return b
 	}
 	for i := 0; i < len(b); {
+		if i+8 <= len(b) {
+			if w := binary.LittleEndian.Uint64(b[i:]); w&0x8080808080808080 == 0 {
+				binary.LittleEndian.PutUint64(b[i:], lowerASCII8(w))
+				i += 8
+				continue
+			}
+		}
 		c := b[i]
 		if c < utf8.RuneSelf {
 			if 'A' <= c && c <= 'Z' {
@@ -300,6 +307,18 @@ func foldInPlace(b []byte, fold, cased bool) []byte {
 		i += size
 	}
 	return b
+}
+
+// lowerASCII8 lowers the upper-case letters among eight ASCII bytes: a
+// byte's high bit is set by adding 0x80-'A' when it is 'A' or more, and by
+// adding 0x80-'Z'-1 when it is past 'Z'; where the first is set and not the
+// second, 0x20 is added.
+func lowerASCII8(w uint64) uint64 {
+	const ones = 0x0101010101010101
+	atLeastA := w + ones*(0x80-'A')
+	pastZ := w + ones*(0x80-'Z'-1)
+	upper := atLeastA &^ pastZ & (ones * 0x80)
+	return w | upper>>2
 }
 
 // twoByteFolds holds, for each two-byte character (U+0080–U+07FF: Latin,

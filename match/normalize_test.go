@@ -1,7 +1,9 @@
 package match
 
 import (
+	"encoding/binary"
 	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -119,6 +121,23 @@ func TestFastPathTakesSameSizeFolds(t *testing.T) {
 		}
 		if want := normalizeRuns(c.in, true, false); string(n.text) != string(want.text) {
 			t.Errorf("normalize(%q) = %q, want %q", c.in, n.text, want.text)
+		}
+	}
+}
+
+// TestLowerASCII8 lowers eight bytes at once as lowering each does, for every
+// ASCII byte in every position.
+func TestLowerASCII8(t *testing.T) {
+	for c := range byte(0x80) {
+		for pos := range 8 {
+			b := []byte("@Z[`az{A")
+			b[pos] = c
+			want := []byte(strings.ToLower(string(b)))
+			var got [8]byte
+			binary.LittleEndian.PutUint64(got[:], lowerASCII8(binary.LittleEndian.Uint64(b)))
+			if string(got[:]) != string(want) {
+				t.Fatalf("lowerASCII8(%q) = %q, want %q", b, got, want)
+			}
 		}
 	}
 }
