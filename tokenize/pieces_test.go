@@ -64,37 +64,42 @@ func TestWordCountsMatchWhole(t *testing.T) {
 	for _, s := range edges {
 		sameAsWhole(t, s)
 	}
-	var files []string
+	for _, text := range sampleTexts(t) {
+		// Whole files and each line: both shapes of text a render counts.
+		sameAsWhole(t, text)
+		for _, line := range strings.Split(text, "\n") {
+			sameAsWhole(t, line)
+		}
+	}
+}
+
+// sampleTexts are the texts the tokenizer's tests hold to their reference:
+// every fixture and corpus file under 1 MiB, bookgen's YAML and CJK books of
+// 300 entries and a 300-message chat.
+func sampleTexts(t *testing.T) []string {
+	var texts []string
 	for _, root := range []string{"../fixtures", testcorpus.Find(t)} {
 		if root == "" {
 			continue
 		}
 		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && d.Type().IsRegular() {
-				files = append(files, p)
+			if err != nil || d.IsDir() || !d.Type().IsRegular() {
+				return nil
+			}
+			if data, err := os.ReadFile(p); err == nil && len(data) <= 1<<20 {
+				texts = append(texts, string(data))
 			}
 			return nil
 		})
-	}
-	for _, p := range files {
-		data, err := os.ReadFile(p)
-		if err != nil || len(data) > 1<<20 {
-			continue
-		}
-		// Whole files and each line: both shapes of text a render counts.
-		sameAsWhole(t, string(data))
-		for _, line := range strings.Split(string(data), "\n") {
-			sameAsWhole(t, line)
-		}
 	}
 	for _, s := range []bookgen.Shape{bookgen.YAML, bookgen.CJK} {
 		data, err := bookgen.Bytes(s, 300)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sameAsWhole(t, string(data))
+		texts = append(texts, string(data))
 	}
-	sameAsWhole(t, string(bookgen.HardChat(300, 50)))
+	return append(texts, string(bookgen.HardChat(300, 50)))
 }
 
 // FuzzWordCounts: word-by-word counts equal whole counts on any text.
