@@ -13,7 +13,7 @@ import (
 // (a keyword holding a line break once did, in keyword-in-words), and the
 // findings are the same on a second run.
 func FuzzLint(f *testing.F) {
-	f.Add("Ai", "ab\ncd", "Ai said she would wait; the rain again.", "Ab cd, the ferryman said.", uint8(0))
+	f.Add("Ai", "ab\ncd", "Zoe waits.", "Ab cd, the ferryman said.", uint8(0))
 	f.Add("Nia", "人", "Nia has insomnia; the maniac next door.", "他们说人神住在山上。", uint8(1))
 	f.Add("cella", "/\\bai\\b/i", "Barrels line the cellar walls.", "{{char}} and {{user}} ΌΣΟΣ ς", uint8(2))
 	f.Add("Straße", "e\u0301", "STRASSE strasse Straße", "café cafe\u0301 ﬁne", uint8(7))
