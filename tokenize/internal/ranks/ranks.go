@@ -16,6 +16,8 @@
 //	blob: the tokens' bytes, in rank order.
 package ranks
 
+//go:generate go run ../genranks -out .
+
 import (
 	_ "embed"
 	"encoding/binary"
