@@ -78,14 +78,7 @@ func (n normalized) original(s, e int) (int, int) {
 }
 
 // IsASCII says whether s holds ASCII characters only.
-func IsASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
+func IsASCII(s string) bool { return asciiPrefix(s) == len(s) }
 
 // normalize applies NFKC and, when fold is set, case folding. Regular-expression
 // keywords are run on the NFKC form without folding (their own i flag decides
@@ -188,7 +181,7 @@ func normalizeRuns(s string, fold, asciiRuns bool) normalized {
 // by NFKC wherever it stands, so a text of such characters is normal without
 // the normaliser reading it again. ASCII is skipped eight bytes at a time;
 // what a character of the Basic Multilingual Plane is, is worked out once per
-// process (runeClass).
+// process (classOf).
 func unchanged(s string, fold bool) (ok, cased bool) {
 	for i := asciiPrefix(s); i < len(s); {
 		if s[i] < utf8.RuneSelf {
@@ -264,13 +257,24 @@ func computeClass(r rune) uint32 {
 func asciiPrefix(s string) int {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		if binary.LittleEndian.Uint64([]byte(s[i:i+8]))&0x8080808080808080 != 0 {
+		if load64(s[i:])&highBits != 0 {
 			break
 		}
 	}
 	for ; i < len(s) && s[i] < utf8.RuneSelf; i++ {
 	}
 	return i
+}
+
+// highBits has the high bit of each of eight bytes: a word of eight ASCII
+// bytes has none of them.
+const highBits = 0x8080808080808080
+
+// load64 is s's first eight bytes, little-endian (one load once compiled).
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // foldInPlace case-folds b, which unchanged accepted, without moving a byte:
@@ -282,7 +286,7 @@ func foldInPlace(b []byte, fold, cased bool) []byte {
 	}
 	for i := 0; i < len(b); {
 		if i+8 <= len(b) {
-			if w := binary.LittleEndian.Uint64(b[i:]); w&0x8080808080808080 == 0 {
+			if w := binary.LittleEndian.Uint64(b[i:]); w&highBits == 0 {
 				binary.LittleEndian.PutUint64(b[i:], lowerASCII8(w))
 				i += 8
 				continue
