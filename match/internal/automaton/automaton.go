@@ -43,6 +43,7 @@ type Match struct {
 // never needs following there), the others their own transitions only.
 type Automaton struct {
 	class [256]uint8 // byte → class: 0 for bytes in no pattern, else 1…
+	root  [256]int32 // the root's transition on each byte, marked (see mark)
 	nc    int        // number of classes
 	dense int32      // states 0…dense-1 have a row in rows
 	rows  []int32    // rows[s*nc+c]: the transition of state s on class c
@@ -171,6 +172,7 @@ func New(patterns [][]byte) (*Automaton, error) {
 	a.off[n] = uint32(len(a.keys))
 	a.dense = int32(min(n, max(denseCells/a.nc, 1)))
 	a.links(n)
+	a.mark()
 	return a, nil
 }
 
@@ -220,7 +222,8 @@ func (a *Automaton) links(n int) {
 	}
 }
 
-// own is state s's own transition on b, or -1.
+// own is state s's own transition on b, or -1 (once marked, a target
+// where a match ends is ^t).
 func (a *Automaton) own(s int32, b byte) int32 {
 	lo, hi := a.off[s], a.off[s+1]
 	if hi-lo <= 8 {
@@ -251,32 +254,79 @@ func (a *Automaton) step(s int32, b byte) int32 {
 
 // Each calls fn for every occurrence of every pattern in text, by end
 // offset; of those ending at the same offset, longest first.
+//
+// At the root it skips, one table load a byte, the bytes no pattern starts
+// with (most of a text); elsewhere it takes one row load a byte, and the
+// sign of the state it lands on says whether a match ends there (see mark).
 func (a *Automaton) Each(text []byte, fn func(Match)) {
-	s := int32(0)
+	var s int32
 	rows, nc, dense := a.rows, a.nc, a.dense
-	for i, b := range text {
-		for {
-			if s < dense {
-				s = rows[int(s)*nc+int(a.class[b])]
-				break
+	for i := 0; i < len(text); i++ {
+		switch {
+		case s == 0:
+			t := a.root[text[i]]
+			for t == 0 {
+				if i++; i == len(text) {
+					return
+				}
+				t = a.root[text[i]]
 			}
-			if t := a.own(s, b); t >= 0 {
-				s = t
-				break
-			}
-			s = a.fail[s]
+			s = t
+		case s < dense:
+			s = rows[int(s)*nc+int(a.class[text[i]])]
+		default:
+			s = a.deep(s, text[i])
 		}
-		if s == 0 {
-			continue
+		if s < 0 {
+			s = ^s
+			a.emit(s, i+1, fn)
 		}
-		m := s
-		if a.pat[m] < 0 {
-			m = a.out[m]
+	}
+}
+
+// deep is the transition, marked, of state s without a row on b: its own
+// or, failing that, its failure's.
+func (a *Automaton) deep(s int32, b byte) int32 {
+	for s >= a.dense {
+		if t := a.own(s, b); t != -1 { // marked targets are -2 and below
+			return t
 		}
-		for ; m >= 0; m = a.out[m] {
-			id := a.pat[m]
-			fn(Match{PatternID: int(id), Start: i + 1 - int(a.lens[id]), End: i + 1})
+		s = a.fail[s]
+	}
+	return a.rows[int(s)*a.nc+int(a.class[b])]
+}
+
+// emit reports the matches ending at state s, which end at byte end.
+func (a *Automaton) emit(s int32, end int, fn func(Match)) {
+	m := s
+	if a.pat[m] < 0 {
+		m = a.out[m]
+	}
+	for ; m >= 0; m = a.out[m] {
+		id := a.pat[m]
+		fn(Match{PatternID: int(id), Start: end - int(a.lens[id]), End: end})
+	}
+}
+
+// mark stores, in the transitions a scan follows (the dense rows and the
+// own transitions), every target where a match ends as ^t, and fills root,
+// the root's row by byte: a scan then tests a sign instead of loading two
+// arrays a byte. It runs once the links are set, which read plain targets.
+func (a *Automaton) mark() {
+	hit := func(t int32) int32 {
+		if t > 0 && (a.pat[t] >= 0 || a.out[t] >= 0) {
+			return ^t
 		}
+		return t
+	}
+	for i, t := range a.rows {
+		a.rows[i] = hit(t)
+	}
+	for i, t := range a.next {
+		a.next[i] = hit(t)
+	}
+	for b := range a.root {
+		a.root[b] = a.rows[a.class[b]]
 	}
 }
 
