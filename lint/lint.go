@@ -87,6 +87,9 @@ func (c *Context) reportGrouped(e *schema.Entry, p diag.Pos, group, subject, for
 
 // rejectedField reports a field of e whose value the loader rejected.
 func (c *Context) rejectedField(e *schema.Entry, fields ...string) bool {
+	if len(c.rejected) == 0 {
+		return false // the usual case: no field failed to load
+	}
 	for _, f := range fields {
 		if p, ok := e.Fields[f]; ok && c.rejected[p] {
 			return true

@@ -142,99 +142,159 @@ type words struct {
 
 // contentWords reads every enabled entry's content once: its words, lowered,
 // and its letters by script. ASCII, nearly all of most books, is told from a
-// table of the engine's word characters; a word already in lower case is
-// counted without a copy, and words are counted in a wordTable.
+// table of the engine's word characters, and an ASCII word's lowered hash is
+// taken as it is read, so the word table never reads it again to find it; a
+// word already in lower case is counted without a copy.
 func (c *Context) contentWords() *words {
 	if c.shared.words != nil {
 		return c.shared.words
 	}
-	// ascii holds, per ASCII character, whether it is part of a word
-	// (wordChar), a letter and an upper-case one.
-	const (
-		wordChar = 1 << iota
-		letter
-		upperCase
-	)
-	var ascii [utf8.RuneSelf]uint8
+	r := &wordReader{c: c, ascii: c.byteClasses(), table: newWordTable()}
+	for _, e := range c.Book.Entries {
+		if e.Enabled {
+			r.read(e.Content)
+		}
+	}
+	ws := &words{list: r.table.list, count: r.table.count, han: r.han, kana: r.kana, latin: r.latin >> 1} // letter is 2
+	c.shared.words = ws
+	return ws
+}
+
+// The bits of byteClasses.
+const (
+	wordChar  = 1 << iota // part of a word (not notWordRune)
+	letter                // A–Z or a–z
+	upperCase             // A–Z
+	nonASCII              // a byte of a multi-byte character
+)
+
+// byteClasses tells, per byte, whether it is an ASCII character that is part
+// of a word, a letter, an upper-case one, or a byte of a longer character.
+func (c *Context) byteClasses() *[256]uint8 {
+	var t [256]uint8
 	for r := range rune(utf8.RuneSelf) {
 		if !c.notWordRune(r) {
-			ascii[r] |= wordChar
+			t[r] |= wordChar
 		}
 		switch {
 		case 'A' <= r && r <= 'Z':
-			ascii[r] |= letter | upperCase
+			t[r] |= letter | upperCase
 		case 'a' <= r && r <= 'z':
-			ascii[r] |= letter
+			t[r] |= letter
 		}
 	}
-	ws := &words{}
-	table := newWordTable()
-	var low []byte
-	add := func(w string, upper bool) {
-		switch {
-		case !upper:
-			table.add(w)
-		case match.IsASCII(w):
-			low = append(low[:0], w...)
-			for i, b := range low {
-				if 'A' <= b && b <= 'Z' {
-					low[i] = b + ('a' - 'A')
-				}
+	for b := utf8.RuneSelf; b < 256; b++ {
+		t[b] = nonASCII
+	}
+	return &t
+}
+
+// wordReader is contentWords' state across contents.
+type wordReader struct {
+	c                *Context
+	ascii            *[256]uint8
+	table            *wordTable
+	low              []byte
+	han, kana, latin int // latin counts twice (letter is 2)
+}
+
+// read counts the words of s: runs of ASCII word characters in a tight loop,
+// and a word holding other characters from its start again, rune by rune.
+func (r *wordReader) read(s string) {
+	ascii := r.ascii
+	latin := 0
+	for i := 0; i < len(s); {
+		f := ascii[s[i]]
+		if f&wordChar == 0 {
+			if f&nonASCII != 0 {
+				i = r.other(s, i, i)
+				continue
 			}
-			table.addBytes(low)
-		default:
-			table.add(strings.ToLower(w))
-		}
-	}
-	for _, e := range c.Book.Entries {
-		if !e.Enabled {
+			latin += int(f & letter)
+			i++
 			continue
 		}
-		s := e.Content
-		start, upper := -1, false
-		for i := 0; i < len(s); {
-			at := i
-			var inWord bool
-			if b := s[i]; b < utf8.RuneSelf {
-				f := ascii[b]
-				if f&letter != 0 {
-					ws.latin++
-				}
-				inWord = f&wordChar != 0
-				upper = upper || f&upperCase != 0
-				i++
-			} else {
-				r, size := utf8.DecodeRuneInString(s[i:])
-				inWord = !c.notWordRune(r)
-				upper = upper || unicode.ToLower(r) != r
-				switch {
-				case unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r):
-					ws.kana++
-				case unicode.Is(unicode.Han, r):
-					ws.han++
-				}
-				i += size
+		start := i
+		h := uint32(fnvOffset)
+		var up uint8
+		for ; i < len(s); i++ {
+			b := s[i]
+			f = ascii[b]
+			if f&wordChar == 0 {
+				break
 			}
-			switch {
-			case inWord && start < 0:
-				start = at
-			case !inWord:
-				// upper only says whether the word needs lowering: a
-				// word without upper case lowers to itself.
-				if start >= 0 {
-					add(s[start:at], upper)
-					start = -1
-				}
-				upper = false
-			}
+			latin += int(f & letter)
+			up |= f
+			h = (h ^ uint32(b+f&upperCase<<3)) * fnvPrime // upperCase is 4: 'a'-'A' is 32
 		}
-		if start >= 0 {
-			add(s[start:], upper)
+		if f&nonASCII != 0 && i < len(s) {
+			i = r.other(s, start, i)
+			continue
 		}
+		w := s[start:i]
+		if up&upperCase == 0 {
+			r.table.addHashed(w, h)
+			continue
+		}
+		r.low = append(r.low[:0], w...)
+		for k, b := range r.low {
+			r.low[k] = b + ascii[b]&upperCase<<3
+		}
+		r.table.addBytesHashed(r.low, h)
 	}
-	ws.list, ws.count = table.list, table.count
-	c.shared.words = ws
-	return ws
+	r.latin += latin
+}
+
+// other reads on from the character at s[at], not ASCII, in a word that
+// starts at start (at when none has), to the end of that word or of the
+// character, and returns where it stopped. The ASCII letters it passes over
+// it counts.
+func (r *wordReader) other(s string, start, at int) int {
+	c := r.c
+	inWord := start < at
+	upper := false
+	for i := start; i < at; i++ {
+		upper = upper || r.ascii[s[i]]&upperCase != 0
+	}
+	i := at
+	for i < len(s) {
+		ch, size := utf8.DecodeRuneInString(s[i:])
+		if ch < utf8.RuneSelf {
+			f := r.ascii[ch]
+			if f&wordChar == 0 {
+				break
+			}
+			r.latin += int(f & letter)
+			upper = upper || f&upperCase != 0
+			i++
+			continue
+		}
+		word := !c.notWordRune(ch)
+		if !word && inWord {
+			break // the caller reads it again
+		}
+		switch {
+		case unicode.Is(unicode.Hiragana, ch) || unicode.Is(unicode.Katakana, ch):
+			r.kana++
+		case unicode.Is(unicode.Han, ch):
+			r.han++
+		}
+		i += size
+		if !word {
+			break // a character between words
+		}
+		inWord = true
+		upper = upper || unicode.ToLower(ch) != ch
+	}
+	if !inWord {
+		return i
+	}
+	w := s[start:i]
+	if upper {
+		w = strings.ToLower(w)
+	}
+	r.table.add(w)
+	return i
 }
 
 // notWordRune ends a word of the lorebook's text: anything but what the engine

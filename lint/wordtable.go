@@ -14,45 +14,53 @@ type wordTable struct {
 
 func newWordTable() *wordTable { return &wordTable{slots: make([]int32, 1024)} }
 
+// FNV-1a's 32-bit offset basis and prime.
+const (
+	fnvOffset = 2166136261
+	fnvPrime  = 16777619
+)
+
 func wordHash[T string | []byte](w T) uint32 {
-	h := uint32(2166136261)
+	h := uint32(fnvOffset)
 	for i := 0; i < len(w); i++ {
 		h ^= uint32(w[i])
-		h *= 16777619
+		h *= fnvPrime
 	}
 	return h
 }
 
 // add counts one occurrence of the word w, stored without a copy when new.
-func (t *wordTable) add(w string) {
-	if i, h, ok := find(t, w); ok {
+func (t *wordTable) add(w string) { t.addHashed(w, wordHash(w)) }
+
+// addHashed is add for a word whose hash (wordHash) is h.
+func (t *wordTable) addHashed(w string, h uint32) {
+	if i, ok := find(t, w, h); ok {
 		t.count[i]++
 	} else {
 		t.insert(i, h, w)
 	}
 }
 
-// addBytes is add for a word in a buffer, copied when new.
-func (t *wordTable) addBytes(w []byte) {
-	if i, h, ok := find(t, w); ok {
+// addBytesHashed is addHashed for a word in a buffer, copied when new.
+func (t *wordTable) addBytesHashed(w []byte, h uint32) {
+	if i, ok := find(t, w, h); ok {
 		t.count[i]++
 	} else {
 		t.insert(i, h, string(w))
 	}
 }
 
-// find returns w's index in the list, or the empty slot it goes in, and
+// find returns w's index in the list, or the empty slot it goes in; h is
 // its hash.
-func find[T string | []byte](t *wordTable, w T) (int, uint32, bool) {
-	h := wordHash(w)
+func find[T string | []byte](t *wordTable, w T, h uint32) (int, bool) {
 	mask := uint32(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		v := t.slots[i]
 		if v == 0 {
-			return int(i), h, false
+			return int(i), false
 		}
 		if j := v - 1; t.hashes[j] == h && t.list[j] == string(w) {
-			return int(j), h, true
+			return int(j), true
 		}
 	}
 }

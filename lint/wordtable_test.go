@@ -2,7 +2,14 @@ package lint
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
+	"unicode"
+
+	"github.com/lorekit/lore/schema"
+	"github.com/lorekit/lore/settings"
 )
 
 // TestWordTable counts words as a map does, across the table's growth, and
@@ -16,7 +23,7 @@ func TestWordTable(t *testing.T) {
 		if i%2 == 0 {
 			tab.add(w)
 		} else {
-			tab.addBytes([]byte(w))
+			tab.addBytesHashed([]byte(w), wordHash(w))
 		}
 		if want[w] == 0 {
 			order = append(order, w)
@@ -36,5 +43,83 @@ func TestWordTable(t *testing.T) {
 	}
 	if 2*len(tab.list) > len(tab.slots) {
 		t.Errorf("%d words in %d slots: more than half full", len(tab.list), len(tab.slots))
+	}
+}
+
+// TestContentWordsMatchesReference holds contentWords' one-pass reading (the
+// hash taken while reading, the ASCII lowering, the switch to rune-by-rune
+// reading inside a word) to the plain one: split at notWordRune, lower with
+// strings.ToLower, count in a map. The contents mix upper and lower case,
+// accents, CJK, kana and words at a content's end; then come contents drawn
+// at random from such pieces.
+func TestContentWordsMatchesReference(t *testing.T) {
+	contents := []string{
+		"The town of Place0 has 100 souls; THE road to place1 is safe.",
+		"Élan vital, ÉLAN, élan — naïve Straße STRASSE ǅemal",
+		"霧の谷に住むKitsuneは、xml注释とカタカナ。the end",
+		"",
+		"trailing Word",
+		"x\tY\nz_Z-ab'cd 'quoted' can't DON'T",
+		"İstanbul ΣΊΣΥΦΟΣ Ωmega ωmega",
+	}
+	compareContentWords(t, contents)
+	pieces := []string{"a", "B", "z", "Q", "0", " ", ".", "'", "-", "_", "\n", "é", "É", "ß", "霧", "の", "カ", "。", "—", "Σ", "ǅ", "İ", "\u00a0", "\u200b"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	contents = contents[:0]
+	for range 500 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		contents = append(contents, b.String())
+	}
+	compareContentWords(t, contents)
+}
+
+func compareContentWords(t *testing.T, contents []string) {
+	t.Helper()
+	book := &schema.Lorebook{Format: "lore"}
+	for i, s := range contents {
+		book.Entries = append(book.Entries, entry(fmt.Sprint("e", i), func(e *schema.Entry) { e.Content = s }))
+	}
+	book.Entries = append(book.Entries, entry("off", func(e *schema.Entry) { e.Content = "Disabled words"; e.Enabled = false }))
+	c := &Context{Book: book, shared: &shared{}, Engine: loreEngine(settings.Source{})}
+	got := c.contentWords()
+
+	count := map[string]int{}
+	var order []string
+	latin, han, kana := 0, 0, 0
+	for _, e := range book.Entries {
+		if !e.Enabled {
+			continue
+		}
+		for _, w := range strings.FieldsFunc(e.Content, c.notWordRune) {
+			w = strings.ToLower(w)
+			if count[w] == 0 {
+				order = append(order, w)
+			}
+			count[w]++
+		}
+		for _, r := range e.Content {
+			switch {
+			case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z':
+				latin++
+			case unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r):
+				kana++
+			case unicode.Is(unicode.Han, r):
+				han++
+			}
+		}
+	}
+	if !slices.Equal(got.list, order) {
+		t.Fatalf("words %q,\nwant %q", got.list, order)
+	}
+	for i, w := range got.list {
+		if got.count[i] != count[w] {
+			t.Errorf("%q counted %d times, want %d", w, got.count[i], count[w])
+		}
+	}
+	if got.latin != latin || got.han != han || got.kana != kana {
+		t.Errorf("latin, han, kana = %d, %d, %d, want %d, %d, %d", got.latin, got.han, got.kana, latin, han, kana)
 	}
 }
