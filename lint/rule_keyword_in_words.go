@@ -58,9 +58,11 @@ func checkKeywordInWords(c *Context) {
 	}
 	joined := b.String()
 	at := joinedCursor{starts: starts}
-	in := map[int][]int{} // group → candidate words it fires inside
+	want := c.insideWordGroups(idx, false)
+	in := make([][]int, nLit) // group → candidate words it fires inside
+	found := false
 	idx.m.Occurrences(joined, func(o match.Occurrence) {
-		if o.Group >= nLit {
+		if o.Group >= nLit || !want[o.Group] {
 			return
 		}
 		w := at.of(o.Start)
@@ -72,20 +74,20 @@ func checkKeywordInWords(c *Context) {
 		// a line break) is in neither.
 		if e := o.End - starts[w]; e <= len(word) && insideWord(word, o.Start-starts[w], e) {
 			in[o.Group] = append(in[o.Group], w)
+			found = true
 		}
 	})
-	if len(in) == 0 {
+	if !found {
 		return
 	}
-	said := map[int]string{} // group → the message's description of its words
-	type entryGroup struct{ entry, group int }
-	told := map[entryGroup]bool{} // a keyword written twice is one finding (duplicate-keyword says the rest)
+	said := map[int]string{}  // group → the message's description of its words
+	told := newToldOnce(nLit) // a keyword written twice is one finding (duplicate-keyword says the rest)
 	for p, ref := range idx.refs {
 		if ref.secondary {
 			continue
 		}
 		g := idx.m.PatternGroup(p)
-		if told[entryGroup{ref.entry, g}] {
+		if g < 0 || g >= nLit || told.already(ref.entry, g) {
 			continue
 		}
 		ws := in[g]
@@ -93,7 +95,7 @@ func checkKeywordInWords(c *Context) {
 		if len(ws) == 0 || !c.substringKeyword(e, ref.kw.Text) {
 			continue
 		}
-		told[entryGroup{ref.entry, g}] = true
+		told.mark(ref.entry, g)
 		desc, ok := said[g]
 		if !ok {
 			sort.Ints(ws)

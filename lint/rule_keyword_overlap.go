@@ -36,10 +36,12 @@ func checkKeywordOverlap(c *Context) {
 	}
 	joined := b.String()
 	at := joinedCursor{starts: starts}
-	inside := map[int][]int{} // inner group → outer groups it fires inside
+	want := c.insideWordGroups(idx, true)
+	inside := make([][]int, nLit) // inner group → outer groups it fires inside
+	found := false
 	idx.m.Occurrences(joined, func(o match.Occurrence) {
-		if o.Group >= nLit {
-			return // a regular expression: it says what it means
+		if o.Group >= nLit || !want[o.Group] {
+			return // a regular expression (it says what it means), or a keyword never reported
 		}
 		t := at.of(o.Start)
 		if t == o.Group {
@@ -50,22 +52,23 @@ func checkKeywordOverlap(c *Context) {
 		ws, we := c.wordAround(outer, s, e)
 		if insideWord(outer[ws:we], s-ws, e-ws) {
 			inside[o.Group] = append(inside[o.Group], t)
+			found = true
 		}
 	})
-	if len(inside) == 0 {
+	if !found {
 		return
 	}
 	owners := primaryOwners(idx)
-	told := map[[2]int]bool{} // entry, group: a keyword written twice is one finding
+	told := newToldOnce(nLit) // a keyword written twice is one finding
 	for p, ref := range idx.refs {
 		if ref.secondary {
 			continue
 		}
 		g := idx.m.PatternGroup(p)
-		if told[[2]int{ref.entry, g}] {
+		if g < 0 || g >= nLit || told.already(ref.entry, g) {
 			continue
 		}
-		told[[2]int{ref.entry, g}] = true
+		told.mark(ref.entry, g)
 		outers := inside[g]
 		if len(outers) == 0 {
 			continue
@@ -160,6 +163,38 @@ func firstPrimary(idx *keywordIndex, g int) int {
 	}
 	return ps[0]
 }
+
+// insideWordGroups marks the literal groups that hold a primary keyword the
+// inside-word rules can report: one that matches inside words (see
+// substringKeyword) and, for keyword-overlap (spaced), is written with word
+// boundaries. Occurrences of the other groups are skipped before any work.
+func (c *Context) insideWordGroups(idx *keywordIndex, spaced bool) []bool {
+	want := make([]bool, idx.m.LiteralGroups())
+	for p, ref := range idx.refs {
+		g := idx.m.PatternGroup(p)
+		if ref.secondary || g < 0 || g >= len(want) || want[g] {
+			continue
+		}
+		want[g] = c.substringKeyword(c.Book.Entries[ref.entry], ref.kw.Text) && !(spaced && match.NoWordBoundaries(ref.kw.Text))
+	}
+	return want
+}
+
+// toldOnce remembers, per group, the last entry told about it: the rules
+// read idx.refs entry by entry, so "this entry was told about this group"
+// needs no map of pairs.
+type toldOnce []int32
+
+func newToldOnce(groups int) toldOnce {
+	t := make(toldOnce, groups)
+	for i := range t {
+		t[i] = -1
+	}
+	return t
+}
+
+func (t toldOnce) already(entry, g int) bool { return t[g] == int32(entry) }
+func (t toldOnce) mark(entry, g int)         { t[g] = int32(entry) }
 
 func compactInts(xs []int) []int {
 	out := xs[:0]
