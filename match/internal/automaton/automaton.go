@@ -161,7 +161,9 @@ func New(patterns [][]byte) (*Automaton, error) {
 		for e := first[old]; e >= 0; e = edges[e].sibling {
 			kids = append(kids, kid{edges[e].b, edges[e].to})
 		}
-		slices.SortFunc(kids, func(x, y kid) int { return int(x.b) - int(y.b) })
+		if len(kids) > 1 { // most states have one child
+			slices.SortFunc(kids, func(x, y kid) int { return int(x.b) - int(y.b) })
+		}
 		for _, k := range kids {
 			renum[k.to] = int32(len(order))
 			order = append(order, k.to)
@@ -183,10 +185,6 @@ func (a *Automaton) links(n int) {
 	a.out = make([]int32, n)
 	a.rows = make([]int32, int(a.dense)*a.nc)
 	a.out[0] = -1
-	var rep [256]byte // a byte of each class
-	for b := 255; b >= 0; b-- {
-		rep[a.class[b]] = byte(b)
-	}
 	for s := int32(0); s < int32(n); s++ {
 		for k := a.off[s]; k < a.off[s+1]; k++ {
 			b, t := a.keys[k], a.next[k]
@@ -210,13 +208,15 @@ func (a *Automaton) links(n int) {
 			}
 		}
 		if s < a.dense {
+			// The failure's row (set: it is shallower), with the state's own
+			// transitions over it; the root's has only its own.
 			row := a.rows[int(s)*a.nc : int(s+1)*a.nc]
-			for c := 1; c < a.nc; c++ {
-				if t := a.own(s, rep[c]); t >= 0 {
-					row[c] = t
-				} else if s > 0 {
-					row[c] = a.rows[int(a.fail[s])*a.nc+c]
-				}
+			if s > 0 {
+				f := int(a.fail[s])
+				copy(row, a.rows[f*a.nc:(f+1)*a.nc])
+			}
+			for k := a.off[s]; k < a.off[s+1]; k++ {
+				row[a.class[a.keys[k]]] = a.next[k]
 			}
 		}
 	}
