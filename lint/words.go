@@ -318,24 +318,28 @@ func insideWord(word string, s, e int) bool {
 	return s != 0 || !ending(word[:e], word[e:])
 }
 
-// endings are English inflectional and derivational endings.
-var endings = map[string]bool{}
-
-func init() {
-	for _, x := range strings.Fields(`s es 's ’s ed ing ings er ers or ors est ment ments ness ful less ly able
-		ible ish ist ists ism ic ics ical al ally ual ian ians ion ions ation ations ity ive ous y ies ie
-		en hood ship dom ward wards like`) {
-		endings[x] = true
+// isEnding reports an English inflectional or derivational ending (a
+// switch: the inside-word rules ask it for every keyword found inside a
+// word, and a map lookup cost three times as much).
+func isEnding(s string) bool {
+	switch s {
+	case "s", "es", "'s", "’s", "ed", "ing", "ings", "er", "ers", "or", "ors", "est",
+		"ment", "ments", "ness", "ful", "less", "ly", "able", "ible", "ish", "ist", "ists",
+		"ism", "ic", "ics", "ical", "al", "ally", "ual", "ian", "ians", "ion", "ions", "ation",
+		"ations", "ity", "ive", "ous", "y", "ies", "ie", "en", "hood", "ship", "dom", "ward",
+		"wards", "like":
+		return true
 	}
+	return false
 }
 
 // ending reports an English ending after a keyword, allowing for a doubled
 // last consonant (stop, stopped) and for a keyword's final e (rake, raked).
 func ending(kw, rest string) bool {
-	if endings[rest] {
+	if isEnding(rest) {
 		return true
 	}
-	if n := len(kw); n > 0 && len(rest) > 1 && rest[0] == kw[n-1] && !strings.ContainsRune("aeiou", rune(rest[0])) && endings[rest[1:]] {
+	if n := len(kw); n > 0 && len(rest) > 1 && rest[0] == kw[n-1] && !strings.ContainsRune("aeiou", rune(rest[0])) && isEnding(rest[1:]) {
 		return true
 	}
 	switch rest {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -215,15 +216,14 @@ func (m *Matcher) keywordAutomaton() *automaton.Automaton {
 }
 
 func owners(ps []Pattern, idx []int) []int {
-	var out []int
-	seen := map[int]bool{}
-	for _, i := range idx {
-		if o := ps[i].Owner; !seen[o] {
-			seen[o] = true
-			out = append(out, o)
-		}
+	out := make([]int, len(idx))
+	for k, i := range idx {
+		out[k] = ps[i].Owner
 	}
-	sort.Ints(out)
+	if len(out) > 1 { // most keywords have one pattern
+		slices.Sort(out)
+		out = slices.Compact(out)
+	}
 	return out
 }
 
