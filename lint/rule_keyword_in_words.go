@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -100,15 +101,16 @@ func checkKeywordInWords(c *Context) {
 		if !ok {
 			sort.Ints(ws)
 			ws = compactInts(ws)
-			sort.SliceStable(ws, func(i, j int) bool {
-				a, b := cands[ws[i]], cands[ws[j]]
-				if a.list != b.list {
-					return a.list < b.list
+			// Candidates' words are distinct, so the order is total.
+			slices.SortFunc(ws, func(i, j int) int {
+				a, b := &cands[i], &cands[j]
+				switch {
+				case a.list != b.list:
+					return a.list - b.list
+				case a.rank != b.rank:
+					return a.rank - b.rank
 				}
-				if a.rank != b.rank {
-					return a.rank < b.rank
-				}
-				return a.word < b.word // the lorebook's words as often as each other
+				return strings.Compare(a.word, b.word) // the lorebook's words as often as each other
 			})
 			names := make([]string, len(ws))
 			fromBook := 0
