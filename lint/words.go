@@ -155,17 +155,19 @@ func (c *Context) contentWords() *words {
 			r.read(e.Content)
 		}
 	}
-	ws := &words{list: r.table.list, count: r.table.count, han: r.han, kana: r.kana, latin: r.latin >> 1} // letter is 2
+	ws := &words{list: r.table.list, count: r.table.count, han: r.han, kana: r.kana, latin: r.latin}
 	c.shared.words = ws
 	return ws
 }
 
-// The bits of byteClasses.
+// The bits of byteClasses. letter is 1, so that adding a class's letter bit
+// counts letters, and upperCase is 'a'-'A', so that adding a class's
+// upperCase bit lowers an ASCII letter.
 const (
-	wordChar  = 1 << iota // part of a word (not notWordRune)
-	letter                // A–Z or a–z
-	upperCase             // A–Z
-	nonASCII              // a byte of a multi-byte character
+	letter    = 1         // A–Z or a–z
+	wordChar  = 2         // part of a word (not notWordRune)
+	nonASCII  = 4         // a byte of a multi-byte character
+	upperCase = 'a' - 'A' // A–Z
 )
 
 // byteClasses tells, per byte, whether it is an ASCII character that is part
@@ -195,7 +197,7 @@ type wordReader struct {
 	ascii            *[256]uint8
 	table            *wordTable
 	low              []byte
-	han, kana, latin int // latin counts twice (letter is 2)
+	han, kana, latin int
 }
 
 // read counts the words of s: runs of ASCII word characters in a tight loop,
@@ -225,7 +227,7 @@ func (r *wordReader) read(s string) {
 			}
 			latin += int(f & letter)
 			up |= f
-			h = (h ^ uint32(b+f&upperCase<<3)) * fnvPrime // upperCase is 4: 'a'-'A' is 32
+			h = (h ^ uint32(b+f&upperCase)) * fnvPrime // the lowered byte's
 		}
 		if f&nonASCII != 0 && i < len(s) {
 			i = r.other(s, start, i)
@@ -238,7 +240,7 @@ func (r *wordReader) read(s string) {
 		}
 		r.low = append(r.low[:0], w...)
 		for k, b := range r.low {
-			r.low[k] = b + ascii[b]&upperCase<<3
+			r.low[k] = b + ascii[b]&upperCase
 		}
 		r.table.addBytesHashed(r.low, h)
 	}

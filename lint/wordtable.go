@@ -20,7 +20,8 @@ const (
 	fnvPrime  = 16777619
 )
 
-func wordHash[T string | []byte](w T) uint32 {
+// wordHash is a word's FNV-1a hash, the one wordReader takes as it reads.
+func wordHash(w string) uint32 {
 	h := uint32(fnvOffset)
 	for i := 0; i < len(w); i++ {
 		h ^= uint32(w[i])
