@@ -24,11 +24,29 @@ import (
 // without excludeRecursion. A target with secondary keywords needs its
 // secondary logic to hold on the same content, which depends on the pair, so
 // such targets get direct edges from each source instead of group edges.
+//
+// The edges are one slice, each node's a span of it (a source's are
+// appended as its content is scanned), so building the graph allocates a
+// few large slices rather than one per node, and walking it reads memory in
+// order.
 type triggerGraph struct {
 	entries int
-	adj     [][]edge
+	spans   []span // per node, where its edges are in edges
+	edges   []edge
 	idx     *keywordIndex
+	cycles  *cycleScratch // shortestCycle's, made on its first search
 }
+
+type span struct{ lo, hi int32 }
+
+// out is node v's edges.
+func (g *triggerGraph) out(v int) []edge {
+	s := g.spans[v]
+	return g.edges[s.lo:s.hi]
+}
+
+// nodes is the number of nodes.
+func (g *triggerGraph) nodes() int { return len(g.spans) }
 
 // edge goes to node to. From an entry to a group node, offset is where the
 // content first holds the keyword (-1 when only the macro-expanded text has
@@ -50,14 +68,20 @@ func (c *Context) triggerGraph() *triggerGraph {
 	idx := c.keywords()
 	entries := c.Book.Entries
 	ng := idx.m.NumGroups()
-	g := &triggerGraph{entries: len(entries), adj: make([][]edge, len(entries)+2*ng), idx: idx}
+	g := &triggerGraph{entries: len(entries), spans: make([]span, len(entries)+2*ng), idx: idx}
 	// Group nodes: to each plain target once (its first primary pattern of
 	// the group); the bounded node also to targets that want whole words.
 	// selective lists, per group, the patterns (primary and secondary) of
 	// targets with secondary keywords, tallied per source below.
 	selective := make([][]int32, ng)
+	type plain struct {
+		ed    edge
+		whole bool
+	}
+	var plains []plain
 	for gi := 0; gi < ng; gi++ {
 		last := -1
+		plains = plains[:0]
 		for _, p := range idx.m.GroupPatterns(gi) {
 			ref := idx.refs[p]
 			t := entries[ref.entry]
@@ -72,19 +96,27 @@ func (c *Context) triggerGraph() *triggerGraph {
 				continue
 			}
 			last = ref.entry
-			ed := edge{to: int32(ref.entry), offset: -1, pattern: int32(p)}
-			node := len(entries) + 2*gi
-			g.adj[node+1] = append(g.adj[node+1], ed)
-			if !idx.m.WantsBoundaries(p) {
-				g.adj[node] = append(g.adj[node], ed)
+			plains = append(plains, plain{edge{to: int32(ref.entry), offset: -1, pattern: int32(p)}, idx.m.WantsBoundaries(p)})
+		}
+		node := len(entries) + 2*gi
+		g.spans[node].lo = int32(len(g.edges))
+		for _, pl := range plains {
+			if !pl.whole {
+				g.edges = append(g.edges, pl.ed)
 			}
 		}
+		g.spans[node].hi = int32(len(g.edges))
+		g.spans[node+1].lo = int32(len(g.edges))
+		for _, pl := range plains {
+			g.edges = append(g.edges, pl.ed)
+		}
+		g.spans[node+1].hi = int32(len(g.edges))
 	}
 
 	// Per source: which group nodes it reaches (stamped, so no map per
 	// content), and the selective targets' primary and secondary hits.
 	seen := make([]int, 2*ng)
-	at := make([]int, 2*ng) // where in adj[source] the group's edge is
+	at := make([]int, 2*ng) // where in edges the source's edge to the group is
 	for i := range seen {
 		seen[i] = -1
 	}
@@ -97,6 +129,7 @@ func (c *Context) triggerGraph() *triggerGraph {
 	targets := map[int]*target{}
 	var touched []int
 	for a, e := range entries {
+		g.spans[a] = span{int32(len(g.edges)), int32(len(g.edges))}
 		if !e.Enabled || e.PreventRecursion || !(e.IsConstant() || !e.AlwaysSend) || e.Content == "" {
 			continue
 		}
@@ -112,9 +145,9 @@ func (c *Context) triggerGraph() *triggerGraph {
 				slot++
 			}
 			if seen[slot] != a {
-				seen[slot], at[slot] = a, len(g.adj[a])
-				g.adj[a] = append(g.adj[a], edge{to: int32(len(entries) + slot), offset: off, pattern: -1})
-			} else if ed := &g.adj[a][at[slot]]; off >= 0 && off < ed.offset {
+				seen[slot], at[slot] = a, len(g.edges)
+				g.edges = append(g.edges, edge{to: int32(len(entries) + slot), offset: off, pattern: -1})
+			} else if ed := &g.edges[at[slot]]; off >= 0 && off < ed.offset {
 				ed.offset = off // the earliest place, whatever order hits come in
 			}
 			for _, p32 := range selective[o.Group] {
@@ -148,8 +181,9 @@ func (c *Context) triggerGraph() *triggerGraph {
 			if st.primary < 0 || !secondaryHolds(entries[b], len(st.secondary)) {
 				continue
 			}
-			g.adj[a] = append(g.adj[a], edge{to: int32(b), offset: st.offset, pattern: st.primary})
+			g.edges = append(g.edges, edge{to: int32(b), offset: st.offset, pattern: st.primary})
 		}
+		g.spans[a].hi = int32(len(g.edges))
 	}
 	c.shared.graph = g
 	return g

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -70,7 +71,7 @@ func checkRecursionLoop(c *Context) {
 // Group nodes take part in the search but are not listed. Tarjan's algorithm,
 // iterative so that a 100,000-entry chain cannot exhaust the stack.
 func (g *triggerGraph) components() [][]int {
-	n := len(g.adj)
+	n := g.nodes()
 	index := make([]int32, n)
 	low := make([]int32, n)
 	on := make([]bool, n)
@@ -94,8 +95,8 @@ func (g *triggerGraph) components() [][]int {
 		for len(call) > 0 {
 			f := &call[len(call)-1]
 			v := f.v
-			if f.i < len(g.adj[v]) {
-				w := int(g.adj[v][f.i].to)
+			if out := g.out(v); f.i < len(out) {
+				w := int(out[f.i].to)
 				f.i++
 				if index[w] < 0 {
 					index[w], low[w] = next, next
@@ -156,33 +157,44 @@ type step struct {
 // start yet, so that start's own keyword (a group node start reaches
 // directly) cannot cut the search short. Edges are tried in order, so the
 // cycle is deterministic.
+//
+// The search's tables are slices over every state, made once per graph and
+// cleared state by state after each search, so a book of many components
+// costs what its components hold, not components × nodes.
 func (g *triggerGraph) shortestCycle(start int, comp []int) []step {
-	in := make(map[int]bool, len(comp))
+	sc := g.scratch()
 	for _, v := range comp {
-		in[v] = true
+		sc.in[v] = true
 	}
-	inside := func(v int) bool { return v >= g.entries || in[v] }
-	type state struct {
-		node  int
-		moved bool
+	defer sc.reset(comp)
+	inside := func(v int) bool { return v >= g.entries || sc.in[v] }
+	state := func(node int, moved bool) int {
+		if moved {
+			return 2*node + 1
+		}
+		return 2 * node
 	}
-	type via struct {
-		from state
-		edge int
+	visit := func(s, d int, from int32, edge int32) {
+		if sc.dist[s] < 0 {
+			sc.touched = append(sc.touched, int32(s))
+		}
+		sc.dist[s], sc.prev[s] = int32(d), via{from, edge}
 	}
-	prev := map[state]via{}
-	dist := map[state]int{{start, false}: 0}
-	deque := []state{{start, false}}
+	s0 := state(start, false)
+	visit(s0, 0, -1, -1)
+	deque := []int32{int32(s0)}
 	head := 0
-	var back state // the state whose edge returns to start
+	back := -1 // the state whose edge returns to start
 	backEdge, best := 0, -1
 	for head < len(deque) {
-		v := deque[head]
+		v := int(deque[head])
 		head++
-		if best >= 0 && dist[v] >= best {
+		dv := int(sc.dist[v])
+		if best >= 0 && dv >= best {
 			continue
 		}
-		for k, ed := range g.adj[v.node] {
+		node, moved := v/2, v%2 == 1
+		for k, ed := range g.out(node) {
 			w := int(ed.to)
 			if !inside(w) {
 				continue
@@ -191,26 +203,25 @@ func (g *triggerGraph) shortestCycle(start int, comp []int) []step {
 			if w >= g.entries {
 				cost = 0
 			}
-			d := dist[v] + cost
+			d := dv + cost
 			if w == start {
-				if v.moved && (best < 0 || d < best) {
+				if moved && (best < 0 || d < best) {
 					best, back, backEdge = d, v, k
 				}
 				continue
 			}
-			ws := state{w, v.moved || w < g.entries}
-			if old, ok := dist[ws]; ok && old <= d {
+			ws := state(w, moved || w < g.entries)
+			if old := sc.dist[ws]; old >= 0 && int(old) <= d {
 				continue
 			}
-			dist[ws] = d
-			prev[ws] = via{v, k}
+			visit(ws, d, int32(v), int32(k))
 			if cost == 0 && head > 0 {
 				// 0-1 BFS: a free edge goes to the front. The deque is a
 				// slice read from head; the slot before head is free.
 				head--
-				deque[head] = ws
+				deque[head] = int32(ws)
 			} else {
-				deque = append(deque, ws)
+				deque = append(deque, int32(ws))
 			}
 		}
 	}
@@ -218,24 +229,22 @@ func (g *triggerGraph) shortestCycle(start int, comp []int) []step {
 		return nil
 	}
 	// Walk back from the closing edge to start, then forward as steps.
-	states := []state{back}
-	for v := back; v.node != start || v.moved; {
-		v = prev[v].from
+	states := []int{back}
+	for v := back; v != s0; {
+		v = int(sc.prev[v].from)
 		states = append(states, v)
 	}
-	for i, j := 0, len(states)-1; i < j; i, j = i+1, j-1 {
-		states[i], states[j] = states[j], states[i]
-	}
+	slices.Reverse(states)
 	var out []step
 	offset := -1
 	for i, v := range states {
 		var ed edge
 		if i+1 < len(states) {
-			ed = g.adj[v.node][prev[states[i+1]].edge]
+			ed = g.out(v / 2)[sc.prev[states[i+1]].edge]
 		} else {
-			ed = g.adj[back.node][backEdge]
+			ed = g.out(back / 2)[backEdge]
 		}
-		if v.node < g.entries {
+		if v/2 < g.entries {
 			offset = int(ed.offset)
 		}
 		if w := int(ed.to); w < g.entries {
@@ -243,4 +252,38 @@ func (g *triggerGraph) shortestCycle(start int, comp []int) []step {
 		}
 	}
 	return out
+}
+
+// via is how a state of shortestCycle's search was reached: from state
+// from, by its edge edge.
+type via struct{ from, edge int32 }
+
+// cycleScratch is shortestCycle's tables: in marks the component's entries,
+// dist and prev are per state (-1: not reached), touched the states to clear.
+type cycleScratch struct {
+	in      []bool
+	dist    []int32
+	prev    []via
+	touched []int32
+}
+
+func (g *triggerGraph) scratch() *cycleScratch {
+	if g.cycles == nil {
+		sc := &cycleScratch{in: make([]bool, g.entries), dist: make([]int32, 2*g.nodes()), prev: make([]via, 2*g.nodes())}
+		for i := range sc.dist {
+			sc.dist[i] = -1
+		}
+		g.cycles = sc
+	}
+	return g.cycles
+}
+
+func (sc *cycleScratch) reset(comp []int) {
+	for _, v := range comp {
+		sc.in[v] = false
+	}
+	for _, s := range sc.touched {
+		sc.dist[s] = -1
+	}
+	sc.touched = sc.touched[:0]
 }
