@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/lorekit/lore/match/internal/automaton"
 )
@@ -91,6 +92,10 @@ type Matcher struct {
 	// a book no text reaches) does not pay for it.
 	ac     *automaton.Automaton
 	acOnce sync.Once
+	// raw says ac reads the ASCII letters of both cases as its patterns'
+	// case (automaton.FoldASCII), so a text the fold changes in no other
+	// way is scanned as it is (scansRaw).
+	raw    bool
 	lits   [][]byte
 	groups []Group // by automaton pattern id
 	// checkWords[i] says pattern i wants the whole-word check; groupChecks[g]
@@ -210,6 +215,14 @@ func (m *Matcher) keywordAutomaton() *automaton.Automaton {
 			// out by CompileWith.
 			panic("match: building the automaton: " + err.Error())
 		}
+		switch m.opts.Fold {
+		case FoldNone:
+			m.raw = true
+		case FoldJSIgnoreCase:
+			m.raw = ac.FoldASCII(true)
+		default:
+			m.raw = ac.FoldASCII(false)
+		}
 		m.ac, m.lits = ac, nil
 	})
 	return m.ac
@@ -298,14 +311,23 @@ func (m *Matcher) OccurrencesWithin(text string, c *RegexClock, fn func(Occurren
 }
 
 // literals reports the literal occurrences in text that end after byte from,
-// scanning from start (a character boundary at or before from).
+// scanning from start (a character boundary at or before from). A text the
+// fold would change only in its ASCII letters is scanned without a copy.
 func (m *Matcher) literals(text string, from int, fn func(Occurrence)) {
 	ac := m.keywordAutomaton()
 	if ac == nil {
 		return
 	}
 	start := m.scanStart(text, from)
-	n := m.normalize(text[start:])
+	rest := text[start:]
+	var n normalized
+	if m.scansRaw(rest) {
+		// A read-only view of the text's bytes: the automaton never
+		// writes the text it scans.
+		n = normalized{text: unsafe.Slice(unsafe.StringData(rest), len(rest)), origLen: len(rest)}
+	} else {
+		n = m.normalize(rest)
+	}
 	ac.Each(n.text, func(h automaton.Match) {
 		g := h.PatternID
 		s, e := n.original(h.Start, h.End)
@@ -323,6 +345,21 @@ func (m *Matcher) literals(text string, from int, fn func(Occurrence)) {
 		}
 		fn(Occurrence{Group: g, Start: s, End: e, Bounded: bounded})
 	})
+}
+
+// scansRaw says the automaton can scan s as it is: the fold would change
+// nothing in it but ASCII letters, which the automaton reads in either case.
+func (m *Matcher) scansRaw(s string) bool {
+	switch {
+	case !m.raw:
+		return false
+	case m.opts.Fold == FoldNone:
+		return true
+	case m.opts.Fold == FoldUnicode:
+		ok, cased := unchanged(s, true)
+		return ok && !cased
+	}
+	return IsASCII(s)
 }
 
 // regexOccurrences reports every match of every RE2 regular expression in

@@ -56,6 +56,9 @@ type Automaton struct {
 	pat  []int32 // the pattern ending at the state, or -1
 	out  []int32 // the nearest state on the failure chain with a pattern, or -1
 	lens []int32 // pattern lengths
+	// fold is the byte a scan reads for each byte: itself, or after
+	// FoldASCII an ASCII letter's other case.
+	fold *[256]byte
 }
 
 // denseCells bounds the full rows: 1M transitions (4 MB) whatever the
@@ -284,9 +287,40 @@ func (a *Automaton) Each(text []byte, fn func(Match)) {
 	}
 }
 
+// FoldASCII makes scans read the ASCII letters of one case as the other:
+// upper to lower, or lower to upper when toUpper is set, so that a text
+// whose only change under a case folding would be those letters is scanned
+// as it is, without a folded copy. It reports false, and changes nothing,
+// when a pattern holds a letter of the case it would fold away.
+func (a *Automaton) FoldASCII(toUpper bool) bool {
+	from, to := byte('A'), byte('a')
+	if toUpper {
+		from, to = to, from
+	}
+	for b := from; b < from+26; b++ {
+		if a.class[b] != 0 {
+			return false
+		}
+	}
+	fold := new([256]byte)
+	for b := range fold {
+		fold[b] = byte(b)
+	}
+	for k := range byte(26) {
+		b, c := from+k, to+k
+		fold[b] = c
+		a.class[b], a.root[b] = a.class[c], a.root[c]
+	}
+	a.fold = fold
+	return true
+}
+
 // deep is the transition, marked, of state s without a row on b: its own
 // or, failing that, its failure's.
 func (a *Automaton) deep(s int32, b byte) int32 {
+	if a.fold != nil {
+		b = a.fold[b]
+	}
 	for s >= a.dense {
 		if t := a.own(s, b); t != -1 { // marked targets are -2 and below
 			return t

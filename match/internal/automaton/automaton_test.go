@@ -179,3 +179,79 @@ func BenchmarkBuild(b *testing.B) {
 		}
 	}
 }
+
+// TestFoldASCII: an automaton of patterns without upper-case ASCII letters
+// that folds ASCII scans a mixed-case text as the plain one scans the text
+// with its ASCII letters lowered (and the same for upper case; é and É stay
+// apart), in the rows and, with the rows cut to the root, in the
+// states without one; it refuses patterns holding the case it would fold
+// away.
+func TestFoldASCII(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const alphabet = "abcxyz1 -é中"
+	for round := range 300 {
+		toUpper := round%2 == 1
+		from := 'A' // the case folded away, of ASCII letters only
+		if toUpper {
+			from = 'a'
+		}
+		conv := func(s string) string {
+			return strings.Map(func(c rune) rune {
+				if from <= c && c < from+26 {
+					return c ^ 0x20
+				}
+				return c
+			}, s)
+		}
+		word := func(n int) string {
+			var b strings.Builder
+			for range n {
+				c := string([]rune(alphabet)[r.IntN(len([]rune(alphabet)))])
+				if r.IntN(2) == 0 {
+					c = strings.ToUpper(c)
+				}
+				b.WriteString(c)
+			}
+			return b.String()
+		}
+		var ps []string
+		for range 1 + r.IntN(40) {
+			ps = append(ps, conv(word(1+r.IntN(5))))
+		}
+		pats := distinct(ps)
+		text := word(r.IntN(300))
+		want := naive(pats, []byte(conv(text)))
+		for _, rows := range []bool{true, false} {
+			a, err := New(pats)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rows {
+				a.dense = 1 // every state but the root without a row: deep's path
+			}
+			if !a.FoldASCII(toUpper) {
+				t.Fatalf("FoldASCII(%v) refused %q", toUpper, pats)
+			}
+			var got []Match
+			a.Each([]byte(text), func(m Match) { got = append(got, m) })
+			if !slices.Equal(got, want) {
+				t.Fatalf("patterns %q in %q (rows %v, upper %v):\n got %v\nwant %v", pats, text, rows, toUpper, got, want)
+			}
+		}
+	}
+	for _, c := range []struct {
+		pats, text string
+		toUpper    bool
+	}{{"ab,Cd", "Cd cd", false}, {"AB,cD", "cD CD", true}} {
+		a, err := New(distinct(strings.Split(c.pats, ",")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.FoldASCII(c.toUpper) {
+			t.Errorf("FoldASCII(%v) took %s", c.toUpper, c.pats)
+		}
+		if got := a.FindAllOverlapping([]byte(c.text)); len(got) != 1 {
+			t.Errorf("%s after a refused FoldASCII: %v", c.pats, got)
+		}
+	}
+}
