@@ -175,19 +175,12 @@ func CompileWith(ps []Pattern, o Options) (*Matcher, []error) {
 			lits = append(lits, nb)
 		}
 		m.checkWords[i] = p.WholeWords && (o.Bounded != nil || !NoWordBoundaries(m.groups[g].Text))
-		m.groups[g].Patterns = append(m.groups[g].Patterns, i)
+		m.groupOf[i] = g
 	}
+	m.fillGroups(ps)
 	for r, pats := range m.regexPats {
 		for _, p := range pats {
 			m.groupOf[p] = len(m.groups) + r
-		}
-	}
-	m.groupChecks = make([]bool, len(m.groups))
-	for g := range m.groups {
-		m.groups[g].Owners = owners(ps, m.groups[g].Patterns)
-		for _, p := range m.groups[g].Patterns {
-			m.groupOf[p] = g
-			m.groupChecks[g] = m.groupChecks[g] || m.checkWords[p]
 		}
 	}
 	m.incremental = m.canGrow()
@@ -228,16 +221,43 @@ func (m *Matcher) keywordAutomaton() *automaton.Automaton {
 	return m.ac
 }
 
-func owners(ps []Pattern, idx []int) []int {
-	out := make([]int, len(idx))
-	for k, i := range idx {
-		out[k] = ps[i].Owner
+// fillGroups lists each literal group's patterns (groupOf holds the group
+// of each literal pattern) and owners, and whether some pattern of it wants
+// the whole-word check. Every group's lists are parts of two arrays, cut so
+// that appending to one copies it.
+func (m *Matcher) fillGroups(ps []Pattern) {
+	at := make([]int, len(m.groups)+1) // group g's patterns start at at[g]
+	for _, g := range m.groupOf {
+		if g >= 0 {
+			at[g+1]++
+		}
 	}
-	if len(out) > 1 { // most keywords have one pattern
-		slices.Sort(out)
-		out = slices.Compact(out)
+	for g := range m.groups {
+		at[g+1] += at[g]
 	}
-	return out
+	pats := make([]int, at[len(m.groups)])
+	owns := make([]int, len(pats))
+	next := slices.Clone(at[:len(m.groups)])
+	for p, g := range m.groupOf {
+		if g >= 0 {
+			pats[next[g]], owns[next[g]] = p, ps[p].Owner
+			next[g]++
+		}
+	}
+	m.groupChecks = make([]bool, len(m.groups))
+	for g := range m.groups {
+		lo, hi := at[g], at[g+1]
+		m.groups[g].Patterns = pats[lo:hi:hi]
+		out := owns[lo:hi]
+		if len(out) > 1 { // most keywords have one pattern
+			slices.Sort(out)
+			out = slices.Compact(out)
+		}
+		m.groups[g].Owners = out[:len(out):len(out)]
+		for _, p := range m.groups[g].Patterns {
+			m.groupChecks[g] = m.groupChecks[g] || m.checkWords[p]
+		}
+	}
 }
 
 // Groups lists every distinct normalised literal keyword with the patterns that
