@@ -1,7 +1,9 @@
 package lint
 
 import (
+	"bytes"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/lorekit/lore/match"
 	"github.com/lorekit/lore/render"
@@ -19,6 +21,9 @@ type shared struct {
 	graph   *triggerGraph
 	words   *words
 	langs   *bookLanguages
+	classes *[256]uint8 // byteClasses
+	// inside is insideWordGroups', for scripts with spaces ([1]) and all.
+	inside [2][]bool
 	// declared maps a declared variable id to its type.
 	declared map[string]string
 	// never marks entries that can never be sent (unreachable-entry's
@@ -123,11 +128,38 @@ func entryName(e *schema.Entry) string {
 	if e.Name == "" || sameLetters(e.Name, e.ID) {
 		return q
 	}
-	name := strings.Join(strings.Fields(e.Name), " ")
-	if rs := []rune(name); len(rs) > 40 {
-		name = string(rs[:39]) + "…"
+	name := e.Name
+	if !singleSpaced(name) {
+		name = strings.Join(strings.Fields(name), " ")
+	}
+	if len(name) > 40 { // bytes: a name of 40 bytes or fewer has at most 40 characters
+		if rs := []rune(name); len(rs) > 40 {
+			name = string(rs[:39]) + "…"
+		}
 	}
 	return q + " (" + name + ")"
+}
+
+// singleSpaced says an ASCII name's words are one space apart, with none
+// at its ends: strings.Fields would give it back as it is.
+func singleSpaced(s string) bool {
+	if s == "" {
+		return true
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf, c == ' ' && s[i+1] == ' ', c != ' ' && asciiSpace(c):
+			return false
+		}
+	}
+	return true
+}
+
+func asciiSpace(c byte) bool {
+	return c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' || c == ' '
 }
 
 // sameLetters says a name and an id spell the same thing: the ASCII letters and
@@ -135,24 +167,26 @@ func entryName(e *schema.Entry) string {
 // and sleeping-stag, "Southsea" and southsea-2). A name in another script
 // never is.
 func sameLetters(name, id string) bool {
-	n, i := asciiLetters(name), asciiLetters(id)
-	if n == "" || i == "" {
+	var nb, ib [64]byte
+	n, i := asciiLetters(nb[:0], name), asciiLetters(ib[:0], id)
+	if len(n) == 0 || len(i) == 0 {
 		return false
 	}
-	return strings.Contains(n, i) || strings.Contains(i, n)
+	return bytes.Contains(n, i) || bytes.Contains(i, n)
 }
 
-func asciiLetters(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r >= 'A' && r <= 'Z':
-			b.WriteRune(r + 'a' - 'A')
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-		case r >= 0x80:
-			return ""
+// asciiLetters appends the ASCII letters, lowered, and digits of s to b;
+// nothing when s holds a character past ASCII.
+func asciiLetters(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'A' && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+			b = append(b, c)
+		case c >= utf8.RuneSelf:
+			return b[:0]
 		}
 	}
-	return b.String()
+	return b
 }
