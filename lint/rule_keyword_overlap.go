@@ -110,9 +110,18 @@ func checkKeywordOverlap(c *Context) {
 	}
 }
 
-// wordAround widens [s, e) of text to the word it lies in.
+// wordAround widens [s, e) of text to the word it lies in. ASCII is told
+// from byteClasses' table.
 func (c *Context) wordAround(text string, s, e int) (int, int) {
+	ascii := c.byteClasses()
 	for s > 0 {
+		if b := text[s-1]; b < utf8.RuneSelf {
+			if ascii[b]&wordChar == 0 {
+				break
+			}
+			s--
+			continue
+		}
 		r, n := utf8.DecodeLastRuneInString(text[:s])
 		if c.notWordRune(r) {
 			break
@@ -120,6 +129,13 @@ func (c *Context) wordAround(text string, s, e int) (int, int) {
 		s -= n
 	}
 	for e < len(text) {
+		if b := text[e]; b < utf8.RuneSelf {
+			if ascii[b]&wordChar == 0 {
+				break
+			}
+			e++
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(text[e:])
 		if c.notWordRune(r) {
 			break
@@ -140,15 +156,18 @@ func (c *Context) wholeWordsAdvice(kw string) string {
 }
 
 // primaryOwners lists, per literal group, the entries that carry it as a
-// primary keyword, ascending.
+// primary keyword, ascending; the lists are parts of one array.
 func primaryOwners(idx *keywordIndex) [][]int {
 	out := make([][]int, idx.m.NumGroups())
+	all := make([]int, 0, len(idx.refs))
 	for g := range out {
+		lo := len(all)
 		for _, p := range idx.m.GroupPatterns(g) {
-			if r := idx.refs[p]; !r.secondary && (len(out[g]) == 0 || out[g][len(out[g])-1] != r.entry) {
-				out[g] = append(out[g], r.entry)
+			if r := idx.refs[p]; !r.secondary && (len(all) == lo || all[len(all)-1] != r.entry) {
+				all = append(all, r.entry)
 			}
 		}
+		out[g] = all[lo:len(all):len(all)]
 	}
 	return out
 }
@@ -168,16 +187,28 @@ func firstPrimary(idx *keywordIndex, g int) int {
 // inside-word rules can report: one that matches inside words (see
 // substringKeyword) and, for keyword-overlap (spaced), is written with word
 // boundaries. Occurrences of the other groups are skipped before any work.
+// Both rules' marks are made in one pass over the keywords.
 func (c *Context) insideWordGroups(idx *keywordIndex, spaced bool) []bool {
-	want := make([]bool, idx.m.LiteralGroups())
+	k := 0
+	if spaced {
+		k = 1
+	}
+	if c.shared.inside[k] != nil {
+		return c.shared.inside[k]
+	}
+	all, sp := make([]bool, idx.m.LiteralGroups()), make([]bool, idx.m.LiteralGroups())
 	for p, ref := range idx.refs {
 		g := idx.m.PatternGroup(p)
-		if ref.secondary || g < 0 || g >= len(want) || want[g] {
+		if ref.secondary || g < 0 || g >= len(all) || all[g] && sp[g] {
 			continue
 		}
-		want[g] = c.substringKeyword(c.Book.Entries[ref.entry], ref.kw.Text) && !(spaced && match.NoWordBoundaries(ref.kw.Text))
+		if c.substringKeyword(c.Book.Entries[ref.entry], ref.kw.Text) {
+			all[g] = true
+			sp[g] = sp[g] || !match.NoWordBoundaries(ref.kw.Text)
+		}
 	}
-	return want
+	c.shared.inside = [2][]bool{all, sp}
+	return c.shared.inside[k]
 }
 
 // toldOnce remembers, per group, the last entry told about it: the rules

@@ -173,7 +173,10 @@ const (
 // byteClasses tells, per byte, whether it is an ASCII character that is part
 // of a word, a letter, an upper-case one, or a byte of a longer character.
 func (c *Context) byteClasses() *[256]uint8 {
-	var t [256]uint8
+	if c.shared.classes != nil {
+		return c.shared.classes
+	}
+	t := new([256]uint8)
 	for r := range rune(utf8.RuneSelf) {
 		if !c.notWordRune(r) {
 			t[r] |= wordChar
@@ -188,7 +191,8 @@ func (c *Context) byteClasses() *[256]uint8 {
 	for b := utf8.RuneSelf; b < 256; b++ {
 		t[b] = nonASCII
 	}
-	return &t
+	c.shared.classes = t
+	return t
 }
 
 // wordReader is contentWords' state across contents.
