@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 )
 
 // Pos is where a value came from: file, 1-based line and 1-based column (in runes
@@ -25,7 +26,7 @@ func (p Pos) String() string {
 	case p.Line == 0:
 		return p.File
 	}
-	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+	return p.File + ":" + strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Col)
 }
 
 // Severity orders findings; a higher value is more severe.

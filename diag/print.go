@@ -81,6 +81,12 @@ func (p *TextPrinter) Print(w io.Writer, ds []Diagnostic) error {
 		Warning: mk(color.FgYellow, color.Bold),
 		Info:    mk(color.FgCyan, color.Bold),
 	}
+	paint := func(c *color.Color, s string) string {
+		if !p.opts.Color {
+			return s // what c.Sprint gives with colour off, without its fmt call
+		}
+		return c.Sprint(s)
+	}
 	var cur lineCursor
 	for _, d := range ds {
 		where := d.Pos().String()
@@ -88,8 +94,10 @@ func (p *TextPrinter) Print(w io.Writer, ds []Diagnostic) error {
 		if sc == nil {
 			sc = bold
 		}
-		fmt.Fprintf(bw, "%s: %s: %s %s\n", bold.Sprint(Printable(where)), sc.Sprint(d.Severity.String()),
-			Printable(d.text()), faint.Sprint("["+Printable(d.Rule)+"]"))
+		for _, part := range [...]string{paint(bold, Printable(where)), ": ", paint(sc, d.Severity.String()), ": ",
+			Printable(d.text()), " ", paint(faint, "["+Printable(d.Rule)+"]"), "\n"} {
+			bw.WriteString(part)
+		}
 		if (p.opts.Color || p.opts.Excerpts) && p.opts.Source != nil && d.Line > 0 {
 			if off, ok := cur.seek(p.opts.Source, d.File, d.Line, d.Column); ok {
 				src, caret := snippetAt(cur.text, off)
