@@ -2,6 +2,7 @@ package lint
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -33,4 +34,20 @@ func isASCIIString(s string) bool {
 		}
 	}
 	return true
+}
+
+// TestFirstInOrder: the selection gives the first n of a sort, for lists
+// shorter and longer than n, with values in any order.
+func TestFirstInOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 15))
+	for range 2000 {
+		xs := r.Perm(r.IntN(12))
+		n := 1 + r.IntN(4)
+		got := firstInOrder(xs, n, func(a, b int) bool { return a < b })
+		want := slices.Sorted(slices.Values(xs))
+		want = want[:min(n, len(want))]
+		if !slices.Equal(got, want) {
+			t.Fatalf("first %d of %v: %v, want %v", n, xs, got, want)
+		}
+	}
 }

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
@@ -101,22 +100,26 @@ func checkKeywordInWords(c *Context) {
 		if !ok {
 			sort.Ints(ws)
 			ws = compactInts(ws)
-			// Candidates' words are distinct, so the order is total.
-			slices.SortFunc(ws, func(i, j int) int {
+			// Candidates' words are distinct, so the order is total; only
+			// the first three are named.
+			before := func(i, j int) bool {
 				a, b := &cands[i], &cands[j]
 				switch {
 				case a.list != b.list:
-					return a.list - b.list
+					return a.list < b.list
 				case a.rank != b.rank:
-					return a.rank - b.rank
+					return a.rank < b.rank
 				}
-				return strings.Compare(a.word, b.word) // the lorebook's words as often as each other
-			})
-			names := make([]string, len(ws))
+				return a.word < b.word // the lorebook's words as often as each other
+			}
+			first := firstInOrder(ws, 3, before)
+			names := make([]string, len(first))
+			for i, w := range first {
+				names[i] = cands[w].word
+			}
 			fromBook := 0
 			perList := make([]int, len(lists))
-			for i, w := range ws {
-				names[i] = cands[w].word
+			for _, w := range ws {
 				if l := cands[w].list; l < 0 {
 					fromBook++
 				} else {
@@ -136,7 +139,7 @@ func checkKeywordInWords(c *Context) {
 			if len(ws) == 1 {
 				word = "word"
 			}
-			desc = fmt.Sprintf("%d other %s, such as %s (%s)", len(ws), word, quoteList(names, 3), strings.Join(parts, ", "))
+			desc = fmt.Sprintf("%d other %s, such as %s (%s)", len(ws), word, quoteFirst(names, len(ws)), strings.Join(parts, ", "))
 			if len(ws) == 1 {
 				desc = fmt.Sprintf("the word %q (%s)", names[0], parts[0])
 			}
@@ -150,4 +153,25 @@ func checkKeywordInWords(c *Context) {
 		c.reportGrouped(e, ref.kw.Pos, group, entryName(e),
 			"keyword %q fires inside %s; %s", ref.kw.Text, desc, advice)
 	}
+}
+
+// firstInOrder returns the first n of xs in the order before gives, which
+// must be total: a selection, not a sort of all of xs.
+func firstInOrder(xs []int, n int, before func(a, b int) bool) []int {
+	top := make([]int, 0, n)
+	for _, x := range xs {
+		i := len(top)
+		for i > 0 && before(x, top[i-1]) {
+			i--
+		}
+		if i == n {
+			continue
+		}
+		if len(top) < n {
+			top = append(top, 0)
+		}
+		copy(top[i+1:], top[i:len(top)-1])
+		top[i] = x
+	}
+	return top
 }

@@ -12,20 +12,24 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 // quoteList prints up to max items quoted, "and N more" after that.
 func quoteList(items []string, max int) string {
+	return quoteFirst(items[:min(len(items), max)], len(items))
+}
+
+// quoteFirst is quoteList of a list of total items given its first ones.
+func quoteFirst(first []string, total int) string {
 	var b strings.Builder
-	for i, s := range items {
-		if i == max {
-			fmt.Fprintf(&b, " and %d more", len(items)-max)
-			break
-		}
+	for i, s := range first {
 		if i > 0 {
-			if i == len(items)-1 && len(items) <= max {
+			if i == total-1 {
 				b.WriteString(" and ")
 			} else {
 				b.WriteString(", ")
 			}
 		}
 		b.WriteString(strconv.Quote(s))
+	}
+	if total > len(first) {
+		fmt.Fprintf(&b, " and %d more", total-len(first))
 	}
 	return b.String()
 }
