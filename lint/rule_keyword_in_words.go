@@ -35,12 +35,16 @@ func checkKeywordInWords(c *Context) {
 		list int // -1: the lorebook's text
 		rank int // lower first
 	}
-	var cands []cand
-	var starts []int
+	n, size := len(book.list), book.bytes
+	for _, cw := range lists {
+		n += len(cw.words)
+		size += cw.bytes
+	}
+	cands := make([]cand, 0, n)
+	starts := make([]int, 0, n)
 	var b strings.Builder
-	seen := make(map[string]bool, len(book.list))
+	b.Grow(size + n)
 	add := func(w string, list, rank int) {
-		seen[w] = true
 		starts = append(starts, b.Len())
 		cands = append(cands, cand{w, list, rank})
 		b.WriteString(w)
@@ -49,9 +53,13 @@ func checkKeywordInWords(c *Context) {
 	for i, w := range book.list {
 		add(w, -1, -book.count[i])
 	}
+	// A common word is a candidate once: not when the book has it, nor
+	// when an earlier list did.
+	listed := map[string]bool{}
 	for li, cw := range lists {
 		for r, w := range cw.words {
-			if !seen[w] {
+			if !listed[w] && !book.has(w) {
+				listed[w] = true
 				add(w, li, r)
 			}
 		}

@@ -25,6 +25,7 @@ var wordFiles embed.FS
 type commonWords struct {
 	lang, name string
 	words      []string
+	bytes      int // of the words
 	// top is the set of the first words, for telling the book's language.
 	top map[string]bool
 	// spaced says the language writes spaces between words.
@@ -49,6 +50,7 @@ var loadWords = sync.OnceValue(func() []*commonWords {
 				continue
 			}
 			cw.words = append(cw.words, w)
+			cw.bytes += len(w)
 			if len(cw.top) < 300 {
 				cw.top[w] = true
 			}
@@ -137,7 +139,15 @@ func (c *Context) languages() *bookLanguages {
 type words struct {
 	list             []string
 	count            []int
+	bytes            int // of the words in list
 	han, kana, latin int
+	table            *wordTable
+}
+
+// has says w is one of the words.
+func (ws *words) has(w string) bool {
+	_, ok := find(ws.table, w, wordHash(w))
+	return ok
 }
 
 // contentWords reads every enabled entry's content once: its words, lowered,
@@ -155,7 +165,7 @@ func (c *Context) contentWords() *words {
 			r.read(e.Content)
 		}
 	}
-	ws := &words{list: r.table.list, count: r.table.count, han: r.han, kana: r.kana, latin: r.latin}
+	ws := &words{list: r.table.list, count: r.table.count, bytes: r.table.bytes, han: r.han, kana: r.kana, latin: r.latin, table: r.table}
 	c.shared.words = ws
 	return ws
 }

@@ -10,6 +10,7 @@ type wordTable struct {
 	hashes []uint32 // hashes[i]: the hash of list[i]
 	list   []string
 	count  []int
+	bytes  int // of the words in list
 }
 
 func newWordTable() *wordTable { return &wordTable{slots: make([]int32, 1024)} }
@@ -70,6 +71,7 @@ func find[T string | []byte](t *wordTable, w T, h uint32) (int, bool) {
 func (t *wordTable) insert(i int, h uint32, key string) {
 	t.slots[i] = int32(len(t.list) + 1)
 	t.list = append(t.list, key)
+	t.bytes += len(key)
 	t.hashes = append(t.hashes, h)
 	t.count = append(t.count, 1)
 	if 2*len(t.list) > len(t.slots) {

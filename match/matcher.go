@@ -169,7 +169,10 @@ func CompileWith(ps []Pattern, o Options) (*Matcher, []error) {
 		if !ok {
 			litBytes += len(nb)
 			g = len(m.groups)
-			n := string(nb)
+			// The group's text shares nb's bytes, which nothing writes:
+			// normalize made them for this keyword, and the automaton
+			// only reads its patterns.
+			n := unsafe.String(unsafe.SliceData(nb), len(nb))
 			literal[n] = g
 			m.groups = append(m.groups, Group{Text: n})
 			lits = append(lits, nb)
