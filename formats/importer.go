@@ -108,6 +108,7 @@ func (im *importer) keptName(parent, key string) string {
 // prints the whole loss report instead). Kept values the format's own engine
 // acts on (SillyTavern's, for a book read directly) are no loss there.
 func (im *importer) finish() {
+	schema.PackKeywords(im.lb.Entries)
 	im.keepCRLF()
 	im.diags = append(im.diags, lossNotes(ImportLosses(im.lb))...)
 }

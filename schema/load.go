@@ -56,6 +56,7 @@ func finish(lb *Lorebook, ds []diag.Diagnostic, err error) (*Lorebook, []diag.Di
 		base := filepath.Base(filepath.Clean(lb.Path))
 		lb.Manifest.Name = strings.TrimSuffix(base, filepath.Ext(base))
 	}
+	PackKeywords(lb.Entries)
 	ds = append(ds, duplicateIDs(lb.Entries)...)
 	ds = append(ds, roomForPrompt(&lb.Manifest)...)
 	return lb, diag.Sort(ds), err
