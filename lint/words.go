@@ -154,7 +154,7 @@ func (ws *words) has(w string) bool {
 // and its letters by script. ASCII, nearly all of most books, is told from a
 // table of the engine's word characters, and an ASCII word's lowered hash is
 // taken as it is read, so the word table never reads it again to find it; a
-// word already in lower case is counted without a copy.
+// new word is copied into the table's chunks of words.
 func (c *Context) contentWords() *words {
 	if c.shared.words != nil {
 		return c.shared.words
