@@ -129,6 +129,7 @@ func CompileWith(ps []Pattern, o Options) (*Matcher, []error) {
 	}
 	var errs []error
 	literal := make(map[string]int, len(ps)) // normalised text → group
+	var arena []byte                         // the ASCII keywords' folded bytes
 	regexIdx := map[string]int{}
 	lits := make([][]byte, 0, len(ps))
 	litBytes := 0
@@ -156,12 +157,27 @@ func CompileWith(ps []Pattern, o Options) (*Matcher, []error) {
 			m.regexPats = append(m.regexPats, []int{i})
 			continue
 		}
-		nb := m.normalize(p.Text).text // the matcher's own copy
+		var nb []byte // the matcher's own copy
+		lo := len(arena)
+		if IsASCII(p.Text) {
+			// Most keywords: folded straight into a chunk of keywords, one
+			// allocation for thousands (normalize would give the same).
+			if cap(arena)-lo < len(p.Text) {
+				arena, lo = make([]byte, 0, max(arenaChunk, len(p.Text))), 0
+			}
+			arena = m.foldASCII(arena, p.Text)
+			nb = arena[lo:len(arena):len(arena)]
+		} else {
+			nb = m.normalize(p.Text).text
+		}
 		if len(nb) == 0 || !o.Blank && len(bytes.TrimSpace(nb)) == 0 {
 			continue
 		}
 		m.maxRunes = max(m.maxRunes, utf8.RuneCount(nb))
 		g, ok := literal[string(nb)] // a lookup does not copy nb
+		if ok && len(arena) > lo {
+			arena = arena[:lo] // a keyword already grouped keeps no copy
+		}
 		if !ok && litBytes+len(nb) > keywordTotal {
 			errs = append(errs, &PatternError{Index: i, Text: p.Text, Err: ErrKeywordsTooLarge})
 			continue
@@ -368,6 +384,31 @@ func (m *Matcher) literals(text string, from int, fn func(Occurrence)) {
 		}
 		fn(Occurrence{Group: g, Start: s, End: e, Bounded: bounded})
 	})
+}
+
+// arenaChunk is the size of a chunk of folded ASCII keywords.
+const arenaChunk = 16 << 10
+
+// foldASCII appends the ASCII text s to dst as the matcher's fold leaves
+// it: lowered, upper-cased (JavaScript's i flag) or as it is.
+func (m *Matcher) foldASCII(dst []byte, s string) []byte {
+	var from byte
+	switch m.opts.Fold {
+	case FoldNone:
+		return append(dst, s...)
+	case FoldJSIgnoreCase:
+		from = 'a'
+	default:
+		from = 'A'
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if from <= c && c < from+26 {
+			c ^= 0x20
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 // scansRaw says the automaton can scan s as it is: the fold would change

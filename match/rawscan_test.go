@@ -53,3 +53,22 @@ func TestRawScanMatchesFolded(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldASCIIIsNormalize: folding an ASCII keyword straight into the
+// matcher's chunk gives the bytes normalize gives, in every fold.
+func TestFoldASCIIIsNormalize(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 17))
+	for _, fold := range []Fold{FoldUnicode, FoldJSLower, FoldJSIgnoreCase, FoldNone} {
+		m, _ := CompileWith(nil, Options{Fold: fold})
+		for range 500 {
+			b := make([]byte, r.IntN(12))
+			for i := range b {
+				b[i] = byte(r.IntN(128))
+			}
+			s := string(b)
+			if got, want := string(m.foldASCII(nil, s)), string(m.normalize(s).text); got != want {
+				t.Fatalf("fold %d, %q: %q, normalize gives %q", fold, s, got, want)
+			}
+		}
+	}
+}
