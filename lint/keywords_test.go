@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lorekit/lore/schema"
 )
 
 // TestSingleSpaced: singleSpaced holds exactly for the names strings.Fields
@@ -50,4 +52,55 @@ func TestFirstInOrder(t *testing.T) {
 			t.Fatalf("first %d of %v: %v, want %v", n, xs, got, want)
 		}
 	}
+}
+
+// TestFirstOfSamePairwise: the pairwise comparison of short plain ASCII
+// lists finds the same first duplicates as comparing normalised forms, with
+// case variants, blanks and padded keywords in the lists; a regular
+// expression or a non-ASCII keyword sends a list the normalised way.
+func TestFirstOfSamePairwise(t *testing.T) {
+	r := rand.New(rand.NewPCG(10, 11))
+	words := []string{"Tavern", "tavern", "TAVERN", "tavern ", " ", "", "inn", "Inn", "a b", "A B", "k", "K"}
+	var buf []int
+	found := 0
+	for range 2000 {
+		kws := make([]schema.Keyword, 2+r.IntN(7))
+		for i := range kws {
+			kws[i].Text = words[r.IntN(len(words))]
+		}
+		if !plainASCII(kws) {
+			t.Fatalf("%v: not plain ASCII", kws)
+		}
+		buf = firstOfSame(kws, buf)
+		want := sameNormalized(kws, make([]int, len(kws)))
+		if !slices.Equal(buf, want) {
+			t.Fatalf("%q: pairwise %v, normalised %v", texts(kws), buf, want)
+		}
+		for _, f := range buf {
+			if f >= 0 {
+				found++
+			}
+		}
+	}
+	if found < 1000 {
+		t.Errorf("only %d duplicates in 2,000 lists: the test compares too little", found)
+	}
+	for _, odd := range []string{"/tavern/i", "Ｔavern", "Kelvin\u212a"} {
+		if plainASCII([]schema.Keyword{{Text: "tavern"}, {Text: odd}}) {
+			t.Errorf("%q taken as plain ASCII", odd)
+		}
+	}
+	// Normalised, the full-width and Kelvin-sign spellings are the same keyword.
+	kws := []schema.Keyword{{Text: "tavern"}, {Text: "ＴＡＶＥＲＮ"}, {Text: "k"}, {Text: "\u212a"}}
+	if got := firstOfSame(kws, nil); !slices.Equal(got, []int{-1, 0, -1, 2}) {
+		t.Errorf("%q: %v", texts(kws), got)
+	}
+}
+
+func texts(kws []schema.Keyword) []string {
+	out := make([]string, len(kws))
+	for i, k := range kws {
+		out[i] = k.Text
+	}
+	return out
 }
