@@ -31,13 +31,7 @@ func JSLower(s string) string { return string(jsLower(s).text) }
 // jsLower lowers s as JavaScript does, keeping the offset mapping.
 func jsLower(s string) normalized {
 	if IsASCII(s) {
-		b := []byte(s)
-		for i, c := range b {
-			if 'A' <= c && c <= 'Z' {
-				b[i] = c + ('a' - 'A')
-			}
-		}
-		return normalized{text: b, origLen: len(s)}
+		return normalized{text: foldASCII(make([]byte, 0, len(s)), s, FoldJSLower), origLen: len(s)}
 	}
 	return mapRunes(s, func(r rune, i int, buf []byte) []byte {
 		switch {
@@ -131,13 +125,7 @@ func caseIgnorable(r rune) bool {
 // code units that never change.
 func jsIgnoreCase(s string) normalized {
 	if IsASCII(s) {
-		b := []byte(s)
-		for i, c := range b {
-			if 'a' <= c && c <= 'z' {
-				b[i] = c - ('a' - 'A')
-			}
-		}
-		return normalized{text: b, origLen: len(s)}
+		return normalized{text: foldASCII(make([]byte, 0, len(s)), s, FoldJSIgnoreCase), origLen: len(s)}
 	}
 	return mapRunes(s, func(r rune, _ int, buf []byte) []byte { return utf8.AppendRune(buf, jsCanon(r)) })
 }

@@ -165,7 +165,7 @@ func CompileWith(ps []Pattern, o Options) (*Matcher, []error) {
 			if cap(arena)-lo < len(p.Text) {
 				arena, lo = make([]byte, 0, max(arenaChunk, len(p.Text))), 0
 			}
-			arena = m.foldASCII(arena, p.Text)
+			arena = foldASCII(arena, p.Text, m.opts.Fold)
 			nb = arena[lo:len(arena):len(arena)]
 		} else {
 			nb = m.normalize(p.Text).text
@@ -389,11 +389,12 @@ func (m *Matcher) literals(text string, from int, fn func(Occurrence)) {
 // arenaChunk is the size of a chunk of folded ASCII keywords.
 const arenaChunk = 16 << 10
 
-// foldASCII appends the ASCII text s to dst as the matcher's fold leaves
-// it: lowered, upper-cased (JavaScript's i flag) or as it is.
-func (m *Matcher) foldASCII(dst []byte, s string) []byte {
+// foldASCII appends the ASCII text s to dst as fold f leaves it: lowered,
+// upper-cased (JavaScript's i flag) or as it is. It is normalize, jsLower
+// and jsIgnoreCase for ASCII text.
+func foldASCII(dst []byte, s string, f Fold) []byte {
 	var from byte
-	switch m.opts.Fold {
+	switch f {
 	case FoldNone:
 		return append(dst, s...)
 	case FoldJSIgnoreCase:
