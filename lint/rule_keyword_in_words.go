@@ -35,10 +35,15 @@ func checkKeywordInWords(c *Context) {
 		list int // -1: the lorebook's text
 		rank int // lower first
 	}
-	n, size := len(book.list), book.bytes
+	n, size := len(book.list), 0 // candidates and their bytes, at most
+	for _, w := range book.list {
+		size += len(w)
+	}
 	for _, cw := range lists {
 		n += len(cw.words)
-		size += cw.bytes
+		for _, w := range cw.words {
+			size += len(w)
+		}
 	}
 	cands := make([]cand, 0, n)
 	starts := make([]int, 0, n)

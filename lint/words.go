@@ -25,7 +25,6 @@ var wordFiles embed.FS
 type commonWords struct {
 	lang, name string
 	words      []string
-	bytes      int // of the words
 	// top is the set of the first words, for telling the book's language.
 	top map[string]bool
 	// spaced says the language writes spaces between words.
@@ -50,7 +49,6 @@ var loadWords = sync.OnceValue(func() []*commonWords {
 				continue
 			}
 			cw.words = append(cw.words, w)
-			cw.bytes += len(w)
 			if len(cw.top) < 300 {
 				cw.top[w] = true
 			}
@@ -139,7 +137,6 @@ func (c *Context) languages() *bookLanguages {
 type words struct {
 	list             []string
 	count            []int
-	bytes            int // of the words in list
 	han, kana, latin int
 	table            *wordTable
 }
@@ -165,7 +162,7 @@ func (c *Context) contentWords() *words {
 			r.read(e.Content)
 		}
 	}
-	ws := &words{list: r.table.list, count: r.table.count, bytes: r.table.bytes, han: r.han, kana: r.kana, latin: r.latin, table: r.table}
+	ws := &words{list: r.table.list, count: r.table.count, han: r.han, kana: r.kana, latin: r.latin, table: r.table}
 	c.shared.words = ws
 	return ws
 }

@@ -17,7 +17,6 @@ type wordTable struct {
 	hashes []uint32 // hashes[i]: the hash of list[i]
 	list   []string
 	count  []int
-	bytes  int // of the words in list
 	arena  strings.Builder
 }
 
@@ -110,7 +109,6 @@ func (t *wordTable) place(i int, h uint32, n int) {
 	t.list = append(t.list, key)
 	t.hashes = append(t.hashes, h)
 	t.count = append(t.count, 1)
-	t.bytes += n
 	if 2*len(t.list) > len(t.slots) {
 		t.grow()
 	}
