@@ -135,16 +135,8 @@ func (c *Context) languages() *bookLanguages {
 // how many of the content's letters are Han, kana and ASCII (which tell the
 // book's language).
 type words struct {
-	list             []string
-	count            []int
+	*wordTable       // list and count
 	han, kana, latin int
-	table            *wordTable
-}
-
-// has says w is one of the words.
-func (ws *words) has(w string) bool {
-	_, ok := find(ws.table, w, wordHash(w))
-	return ok
 }
 
 // contentWords reads every enabled entry's content once: its words, lowered,
@@ -162,7 +154,7 @@ func (c *Context) contentWords() *words {
 			r.read(e.Content)
 		}
 	}
-	ws := &words{list: r.table.list, count: r.table.count, han: r.han, kana: r.kana, latin: r.latin, table: r.table}
+	ws := &words{wordTable: r.table, han: r.han, kana: r.kana, latin: r.latin}
 	c.shared.words = ws
 	return ws
 }

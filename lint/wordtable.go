@@ -62,6 +62,12 @@ func (t *wordTable) addBytesHashed(w []byte, h uint32) {
 	}
 }
 
+// has says w is one of the words.
+func (t *wordTable) has(w string) bool {
+	_, ok := find(t, w, wordHash(w))
+	return ok
+}
+
 // find returns w's index in the list, or the empty slot it goes in; h is
 // its hash.
 func find[T string | []byte](t *wordTable, w T, h uint32) (int, bool) {
