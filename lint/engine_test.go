@@ -76,6 +76,12 @@ func TestDuplicateIDOnce(t *testing.T) {
 	if n := count(runWith(book, nil, nil, loaded)); n != 1 {
 		t.Errorf("with the loader's: %d duplicate-id findings", n)
 	}
+	// A book whose loader found its ids unique is taken at its word (the
+	// flag is wrong here on purpose, to show the rule does not look again).
+	book.UniqueIDs = true
+	if n := count(run(book, nil, nil)); n != 0 {
+		t.Errorf("ids said unique: %d duplicate-id findings", n)
+	}
 }
 
 func TestDeterministicAndNilSafe(t *testing.T) {

@@ -57,7 +57,9 @@ func finish(lb *Lorebook, ds []diag.Diagnostic, err error) (*Lorebook, []diag.Di
 		lb.Manifest.Name = strings.TrimSuffix(base, filepath.Ext(base))
 	}
 	PackKeywords(lb.Entries)
-	ds = append(ds, duplicateIDs(lb.Entries)...)
+	dups := duplicateIDs(lb.Entries)
+	lb.UniqueIDs = len(dups) == 0
+	ds = append(ds, dups...)
 	ds = append(ds, roomForPrompt(&lb.Manifest)...)
 	return lb, diag.Sort(ds), err
 }

@@ -266,9 +266,15 @@ func TestShapes(t *testing.T) {
 
 func TestDuplicateKeysAndIDs(t *testing.T) {
 	p := writeTemp(t, "d.yaml", "entries:\n  - id: a\n    section: examples\n    content: x\n    content: y\n  - {id: a, section: examples, content: z}\n")
-	_, ds, err := Load(p)
+	lb, ds, err := Load(p)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if lb.UniqueIDs {
+		t.Error("UniqueIDs set on a book with a duplicate id")
+	}
+	if lb, _, _ := Load(writeTemp(t, "u.yaml", "entries:\n  - {id: a, section: examples, content: x}\n  - {id: b, section: examples, content: y}\n")); lb == nil || !lb.UniqueIDs {
+		t.Error("UniqueIDs not set on a book whose ids differ")
 	}
 	var got []string
 	for _, d := range ds {

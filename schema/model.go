@@ -38,6 +38,10 @@ type Lorebook struct {
 	Entries []*Entry
 	// Files lists every file read, in the order read.
 	Files []string
+	// UniqueIDs says the loader checked the entries' ids and found no
+	// two alike (it reports duplicates as duplicate-id), so lint need not
+	// look again. Whoever changes the entries' ids after loading clears it.
+	UniqueIDs bool
 }
 
 // Entry is one lorebook entry (SPEC §1). Every field holds its default when the
