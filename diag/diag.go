@@ -6,7 +6,9 @@ package diag
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
+	"cmp"
+	"slices"
+	"strings"
 	"strconv"
 )
 
@@ -131,35 +133,49 @@ func New(p Pos, sev Severity, rule, format string, args ...any) Diagnostic {
 func (d Diagnostic) Pos() Pos { return Pos{File: d.File, Line: d.Line, Col: d.Column} }
 
 // Sort orders diagnostics by file, line, column, rule and message, and removes exact
-// duplicates, so output never depends on the order rules ran in.
+// duplicates, so output never depends on the order rules ran in. It sorts
+// the diagnostics' indexes and moves each diagnostic once: a diagnostic is
+// 128 bytes, and sorting them in place copied two per comparison and swapped
+// them through reflection (a tenth of lint's own work on a book with 2,653
+// findings).
 func Sort(ds []Diagnostic) []Diagnostic {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
-		}
-		if a.Rule != b.Rule {
-			return a.Rule < b.Rule
-		}
-		if a.Message != b.Message {
-			return a.Message < b.Message
-		}
-		return a.Severity > b.Severity
-	})
-	out := ds[:0]
-	for i, d := range ds {
-		if i > 0 && same(d, ds[i-1]) {
+	if len(ds) < 2 {
+		return ds
+	}
+	order := make([]int32, len(ds))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(i, j int32) int { return compare(&ds[i], &ds[j]) })
+	sorted := make([]Diagnostic, 0, len(ds))
+	for k, i := range order {
+		if k > 0 && same(ds[i], ds[order[k-1]]) {
 			continue
 		}
-		out = append(out, d)
+		sorted = append(sorted, ds[i])
 	}
-	return out
+	return ds[:copy(ds, sorted)]
+}
+
+// compare is Sort's order: file, line, column, rule, message, and the more
+// severe first.
+func compare(a, b *Diagnostic) int {
+	if c := strings.Compare(a.File, b.File); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Line, b.Line); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Column, b.Column); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Rule, b.Rule); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Message, b.Message); c != 0 {
+		return c
+	}
+	return cmp.Compare(b.Severity, a.Severity)
 }
 
 // Count returns how many diagnostics are at each severity.
