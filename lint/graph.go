@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -58,6 +59,16 @@ type edge struct {
 	pattern int32
 }
 
+// add appends ed to the edges, doubling their room when it runs out:
+// append grows a large slice by a quarter, which made building the graph
+// allocate five times the edges' final size.
+func (g *triggerGraph) add(ed edge) {
+	if len(g.edges) == cap(g.edges) {
+		g.edges = slices.Grow(g.edges, max(len(g.edges), 1024))
+	}
+	g.edges = append(g.edges, ed)
+}
+
 // word is the keyword an edge into an entry stands for.
 func (g *triggerGraph) word(ed edge) string { return g.idx.refs[ed.pattern].kw.Text }
 
@@ -102,13 +113,13 @@ func (c *Context) triggerGraph() *triggerGraph {
 		g.spans[node].lo = int32(len(g.edges))
 		for _, pl := range plains {
 			if !pl.whole {
-				g.edges = append(g.edges, pl.ed)
+				g.add(pl.ed)
 			}
 		}
 		g.spans[node].hi = int32(len(g.edges))
 		g.spans[node+1].lo = int32(len(g.edges))
 		for _, pl := range plains {
-			g.edges = append(g.edges, pl.ed)
+			g.add(pl.ed)
 		}
 		g.spans[node+1].hi = int32(len(g.edges))
 	}
@@ -146,7 +157,7 @@ func (c *Context) triggerGraph() *triggerGraph {
 			}
 			if seen[slot] != a {
 				seen[slot], at[slot] = a, len(g.edges)
-				g.edges = append(g.edges, edge{to: int32(len(entries) + slot), offset: off, pattern: -1})
+				g.add(edge{to: int32(len(entries) + slot), offset: off, pattern: -1})
 			} else if ed := &g.edges[at[slot]]; off >= 0 && off < ed.offset {
 				ed.offset = off // the earliest place, whatever order hits come in
 			}
@@ -181,7 +192,7 @@ func (c *Context) triggerGraph() *triggerGraph {
 			if st.primary < 0 || !secondaryHolds(entries[b], len(st.secondary)) {
 				continue
 			}
-			g.edges = append(g.edges, edge{to: int32(b), offset: st.offset, pattern: st.primary})
+			g.add(edge{to: int32(b), offset: st.offset, pattern: st.primary})
 		}
 		g.spans[a].hi = int32(len(g.edges))
 	}
