@@ -4,12 +4,12 @@
 package diag
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
-	"cmp"
 	"slices"
-	"strings"
 	"strconv"
+	"strings"
 )
 
 // Pos is where a value came from: file, 1-based line and 1-based column (in runes
