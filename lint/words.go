@@ -25,8 +25,6 @@ var wordFiles embed.FS
 type commonWords struct {
 	lang, name string
 	words      []string
-	// top is the set of the first words, for telling the book's language.
-	top map[string]bool
 	// spaced says the language writes spaces between words.
 	spaced bool
 }
@@ -36,21 +34,23 @@ var languages = []struct{ lang, name string }{
 	{"pt", "Portuguese"}, {"ru", "Russian"}, {"pl", "Polish"}, {"zh", "Chinese"}, {"ja", "Japanese"},
 }
 
+// topWords is how many of a list's first distinct words tell the book's
+// language.
+const topWords = 300
+
 var loadWords = sync.OnceValue(func() []*commonWords {
-	var out []*commonWords
+	out := make([]*commonWords, 0, len(languages))
 	for _, l := range languages {
 		data, err := wordFiles.ReadFile("words/" + l.lang + ".txt")
 		if err != nil {
 			panic("lint: embedded word list missing: " + err.Error())
 		}
-		cw := &commonWords{lang: l.lang, name: l.name, top: map[string]bool{}, spaced: l.lang != "zh" && l.lang != "ja"}
-		for _, w := range strings.Split(string(data), "\n") {
-			if w == "" || strings.HasPrefix(w, "#") {
-				continue
-			}
-			cw.words = append(cw.words, w)
-			if len(cw.top) < 300 {
-				cw.top[w] = true
+		text := string(data)
+		cw := &commonWords{lang: l.lang, name: l.name, spaced: l.lang != "zh" && l.lang != "ja",
+			words: make([]string, 0, strings.Count(text, "\n")+1)}
+		for w := range strings.SplitSeq(text, "\n") {
+			if w != "" && w[0] != '#' {
+				cw.words = append(cw.words, w)
 			}
 		}
 		out = append(out, cw)
@@ -65,15 +65,24 @@ type bookLanguages struct {
 	spaced, unspaced []*commonWords
 }
 
-// topOf maps each of the first words of the spaced languages' lists to the
-// languages (bits, in the order of languages) it is among the first of, so
-// that telling the book's language is one lookup per distinct word.
+// topOf maps each of the first topWords distinct words of the spaced
+// languages' lists to the languages (bits, in the order of languages) it is
+// among the first of, so that telling the book's language is one lookup per
+// distinct word.
 var topOf = sync.OnceValue(func() map[string]uint16 {
-	m := map[string]uint16{}
+	m := make(map[string]uint16, 8*topWords)
 	for i, cw := range loadWords() {
-		if cw.spaced {
-			for w := range cw.top {
+		if !cw.spaced {
+			continue
+		}
+		distinct := 0
+		for _, w := range cw.words {
+			if distinct == topWords {
+				break
+			}
+			if m[w]&(1<<i) == 0 {
 				m[w] |= 1 << i
+				distinct++
 			}
 		}
 	}

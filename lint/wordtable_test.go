@@ -123,3 +123,39 @@ func compareContentWords(t *testing.T, contents []string) {
 		t.Errorf("latin, han, kana = %d, %d, %d, want %d, %d, %d", got.latin, got.han, got.kana, latin, han, kana)
 	}
 }
+
+// TestTopOf holds the language table to its definition: a word has a
+// spaced language's bit exactly when it is among that list's first
+// topWords distinct words, read straight from the embedded file.
+func TestTopOf(t *testing.T) {
+	top := topOf()
+	for i, l := range languages {
+		data, err := wordFiles.ReadFile("words/" + l.lang + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := map[string]bool{}
+		spaced := loadWords()[i].spaced
+		for _, w := range strings.Split(string(data), "\n") {
+			if spaced && len(first) < topWords && w != "" && !strings.HasPrefix(w, "#") {
+				first[w] = true
+			}
+		}
+		if spaced && len(first) != topWords {
+			t.Errorf("%s: %d first words, want %d", l.lang, len(first), topWords)
+		}
+		for w, set := range top {
+			if has := set&(1<<i) != 0; has != first[w] {
+				t.Errorf("%s: topOf[%q] has the bit %v, want %v", l.lang, w, has, first[w])
+			}
+		}
+		for w := range first {
+			if _, ok := top[w]; !ok {
+				t.Errorf("%s: %q is missing from topOf", l.lang, w)
+			}
+		}
+	}
+	if top["the"]&1 == 0 {
+		t.Error(`"the" is not among English's first words`)
+	}
+}
