@@ -70,7 +70,7 @@ type bookLanguages struct {
 // among the first of, so that telling the book's language is one lookup per
 // distinct word.
 var topOf = sync.OnceValue(func() map[string]uint16 {
-	m := make(map[string]uint16, 8*topWords)
+	m := make(map[string]uint16, len(languages)*topWords)
 	for i, cw := range loadWords() {
 		if !cw.spaced {
 			continue
