@@ -48,9 +48,26 @@ func escapeControls(s string, keepNewlines bool) string {
 }
 
 // firstControl is the byte offset of the first character Printable
-// escapes, -1 for none.
+// escapes, -1 for none. Eight bytes at a time are passed over when none of
+// them can start one (a byte below 0x20, DEL, or 0xc2, the first byte of
+// U+0080–U+00BF): the messages and names it reads are mostly such runs.
 func firstControl(s string, keepNewlines bool) int {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if !mayControl(load64(s[i : i+8])) {
+			continue
+		}
+		if j := firstControlByte(s, i, i+8, keepNewlines); j >= 0 {
+			return j
+		}
+	}
+	return firstControlByte(s, i, len(s), keepNewlines)
+}
+
+// firstControlByte is firstControl byte by byte, for a character that
+// starts in s[from:to] (its second byte may be past to).
+func firstControlByte(s string, from, to int, keepNewlines bool) int {
+	for i := from; i < to; i++ {
 		c := s[i]
 		switch {
 		case c == '\t', c == '\n' && keepNewlines:
@@ -61,6 +78,28 @@ func firstControl(s string, keepNewlines bool) int {
 		}
 	}
 	return -1
+}
+
+// SWAR constants: a one and a high bit in each of eight bytes.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// mayControl says some byte of x is below 0x20, DEL or 0xc2. For each test,
+// (v - ones) &^ v keeps a byte's high bit exactly when the byte is zero,
+// for the lowest such byte and so for "any" (a borrow only runs above it);
+// (x - 0x20 ones) &^ x likewise when it is below 0x20.
+func mayControl(x uint64) bool {
+	del, c2 := x^0x7f*ones, x^0xc2*ones
+	return ((x-0x20*ones)&^x|(del-ones)&^del|(c2-ones)&^c2)&highs != 0
+}
+
+// load64 is s's first eight bytes, little-endian (one load once compiled).
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 func isControl(r rune) bool { return r < 0x20 || 0x7f <= r && r <= 0x9f }

@@ -55,3 +55,39 @@ func TestPrintersEscapeControls(t *testing.T) {
 		}
 	}
 }
+
+// firstControlReference is firstControl as it was written first, one byte
+// at a time: the eight-byte skipping must find the same first character.
+func firstControlReference(s string, keepNewlines bool) int {
+	return firstControlByte(s, 0, len(s), keepNewlines)
+}
+
+// TestFirstControlEightBytesAtATime puts every byte Printable looks at —
+// and its neighbours — at every place of a chunk and across chunk ends,
+// U+0085 split over two chunks included.
+func TestFirstControlEightBytesAtATime(t *testing.T) {
+	pieces := []string{"\x00", "\x1f", " ", "\t", "\n", "\r", "\x7f", "\x80", "\xc2", "\xc2\x85", "\xc2\xa0", "\xc3\x85", "a", "é", "龙", "\x9f"}
+	for _, p := range pieces {
+		for pad := 0; pad < 20; pad++ {
+			for _, keep := range []bool{false, true} {
+				s := strings.Repeat("x", pad) + p + strings.Repeat("y", 9)
+				if got, want := firstControl(s, keep), firstControlReference(s, keep); got != want {
+					t.Errorf("firstControl(%q, %v) = %d, want %d", s, keep, got, want)
+				}
+			}
+		}
+	}
+}
+
+func FuzzFirstControl(f *testing.F) {
+	for _, s := range []string{"", "plain text", "1234567\xc2\x85", "a\tb\nc\x1b[2J", "\u009b", "龙龙龙\x7f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, keep := range []bool{false, true} {
+			if got, want := firstControl(s, keep), firstControlReference(s, keep); got != want {
+				t.Errorf("firstControl(%q, %v) = %d, want %d", s, keep, got, want)
+			}
+		}
+	})
+}
