@@ -141,3 +141,21 @@ func TestLowerASCII8(t *testing.T) {
 		}
 	}
 }
+
+// TestASCIIPrefix holds the word-at-a-time scan to the byte-by-byte answer
+// for a non-ASCII byte at every place of texts of every length up to
+// three sixteen-byte turns and a tail.
+func TestASCIIPrefix(t *testing.T) {
+	for n := 0; n <= 53; n++ {
+		for at := 0; at <= n; at++ {
+			b := []byte(strings.Repeat("a", n))
+			if at < n {
+				b[at] = 0x80 + byte(at)
+			}
+			want := at
+			if got := asciiPrefix(string(b)); got != want {
+				t.Errorf("asciiPrefix of %d bytes with a non-ASCII byte at %d = %d, want %d", n, at, got, want)
+			}
+		}
+	}
+}
