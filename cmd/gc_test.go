@@ -4,6 +4,8 @@ import (
 	"os"
 	"runtime/debug"
 	"testing"
+
+	"github.com/lorekit/lore/schema"
 )
 
 // TestTuneGCSetsTheMemoryLimit: the soft limit is set unless the
@@ -19,3 +21,47 @@ func TestTuneGCSetsTheMemoryLimit(t *testing.T) {
 		t.Errorf("TuneGC replaced the GOMEMLIMIT of the environment")
 	}
 }
+
+// TestCollectLoadPacesTheWork: after the load of a book of many entries,
+// the collector's goal is the heap the load held, and restore puts the
+// pace back; a small book, or a GOGC of the environment, leaves it alone.
+func TestCollectLoadPacesTheWork(t *testing.T) {
+	if os.Getenv("GOGC") != "" {
+		t.Skip("GOGC is set: collectLoad leaves the pace alone")
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // no cycle of its own between the garbage and the call
+	big := &schema.Lorebook{Entries: make([]*schema.Entry, collectFrom)}
+	garbage := func() {
+		for range 64 {
+			sink = make([]byte, 1<<20) // 64 MB the load "held"
+		}
+		sink = nil
+	}
+
+	garbage()
+	restore := collectLoad(big)
+	got := debug.SetGCPercent(-1)
+	restore()
+	if got < 200 {
+		t.Errorf("GC percent %d after collecting 64 MB of garbage, want the load's freed heap (over 200)", got)
+	}
+	if now := debug.SetGCPercent(-1); now != -1 {
+		t.Errorf("GC percent %d after restore, want the one before (-1)", now)
+	}
+
+	garbage()
+	collectLoad(&schema.Lorebook{Entries: make([]*schema.Entry, collectFrom-1)})()
+	if now := debug.SetGCPercent(-1); now != -1 {
+		t.Errorf("a book of %d entries changed the GC percent to %d", collectFrom-1, now)
+	}
+
+	t.Setenv("GOGC", "100")
+	garbage()
+	restore = collectLoad(big)
+	if now := debug.SetGCPercent(-1); now != -1 {
+		t.Errorf("GOGC in the environment, yet collectLoad set the GC percent to %d", now)
+	}
+	restore()
+}
+
+var sink []byte
