@@ -23,8 +23,9 @@ func TestTuneGCSetsTheMemoryLimit(t *testing.T) {
 }
 
 // TestCollectLoadPacesTheWork: after the load of a book of many entries,
-// the collector's goal is the heap the load held, and restore puts the
-// pace back; a small book, or a GOGC of the environment, leaves it alone.
+// the collector's goal is a quarter over the heap the load held, and
+// endPace puts the pace from before back; a small book, or a GOGC of the
+// environment, leaves it alone.
 func TestCollectLoadPacesTheWork(t *testing.T) {
 	if os.Getenv("GOGC") != "" {
 		t.Skip("GOGC is set: collectLoad leaves the pace alone")
@@ -37,31 +38,41 @@ func TestCollectLoadPacesTheWork(t *testing.T) {
 		}
 		sink = nil
 	}
-
-	garbage()
-	restore := collectLoad(big)
-	got := debug.SetGCPercent(-1)
-	restore()
-	if got < 200 {
-		t.Errorf("GC percent %d after collecting 64 MB of garbage, want the load's freed heap (over 200)", got)
-	}
-	if now := debug.SetGCPercent(-1); now != -1 {
-		t.Errorf("GC percent %d after restore, want the one before (-1)", now)
+	percent := func() int {
+		p := debug.SetGCPercent(-1)
+		debug.SetGCPercent(p)
+		return p
 	}
 
 	garbage()
-	collectLoad(&schema.Lorebook{Entries: make([]*schema.Entry, collectFrom-1)})()
-	if now := debug.SetGCPercent(-1); now != -1 {
+	collectLoad(big)
+	if got := percent(); got < 250 {
+		t.Errorf("GC percent %d after collecting 64 MB of garbage, want a quarter over the load's freed heap (over 250)", got)
+	}
+	garbage()
+	collectLoad(big) // a second book: paced again, from the same original
+	endPace()
+	if now := percent(); now != -1 {
+		t.Errorf("GC percent %d after endPace, want the one before the first collectLoad (-1)", now)
+	}
+	endPace() // nothing to put back
+	if now := percent(); now != -1 {
+		t.Errorf("GC percent %d after a second endPace, want -1", now)
+	}
+
+	garbage()
+	collectLoad(&schema.Lorebook{Entries: make([]*schema.Entry, collectFrom-1)})
+	if now := percent(); now != -1 {
 		t.Errorf("a book of %d entries changed the GC percent to %d", collectFrom-1, now)
 	}
 
 	t.Setenv("GOGC", "100")
 	garbage()
-	restore = collectLoad(big)
-	if now := debug.SetGCPercent(-1); now != -1 {
+	collectLoad(big)
+	if now := percent(); now != -1 {
 		t.Errorf("GOGC in the environment, yet collectLoad set the GC percent to %d", now)
 	}
-	restore()
+	endPace()
 }
 
 var sink []byte

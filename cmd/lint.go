@@ -262,10 +262,9 @@ func runLint(iox *IO, opts *lintOptions, paths []string, flags *pflag.FlagSet) e
 				continue
 			}
 			files += max(len(book.Files), 1)
-			restore := collectLoad(book)
+			collectLoad(book)
 			r, _ := res.Resolve(book, cfgOf[i].File, est) // its error is Check's, seen above
 			books[i], found[i] = book, lint.RunWith(book, vars, cfgOf[i].WithSettings(r).WithEngines(engine.JudgeBy(r.Engine, book)), ds)
-			restore()
 			out = append(out, found[i]...)
 		}
 		return out, files, bad, books, found

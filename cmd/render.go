@@ -107,7 +107,7 @@ func runRender(iox *IO, c *cobra.Command, opts *renderOptions, path string) erro
 		return err
 	}
 	book := ch.in.Book
-	defer collectLoad(book)()
+	collectLoad(book)
 	if opts.explain != "" && !hasEntry(book, opts.explain) {
 		msg := fmt.Sprintf("--explain: no entry %q in %s", opts.explain, path)
 		var ids []string

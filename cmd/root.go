@@ -85,6 +85,7 @@ func usageErr(format string, args ...any) error {
 
 // Main runs lore with args (without the program name) and returns the exit code.
 func Main(args []string, iox IO) int {
+	defer endPace()
 	if iox.Env == nil {
 		iox.Env = func(string) (string, bool) { return "", false }
 	}

@@ -63,7 +63,7 @@ func runTokens(cmd *cobra.Command, iox *IO, opts *tokensOptions, path string) er
 	if err != nil {
 		return err
 	}
-	defer collectLoad(ch.in.Book)()
+	collectLoad(ch.in.Book)
 	ch.decode()
 
 	if sizer, ok := ch.eng.(render.Sizer); ok && opts.transcript == "" {
