@@ -125,12 +125,17 @@ func (c *Context) triggerGraph() *triggerGraph {
 	}
 
 	// Per source: which group nodes it reaches (stamped, so no map per
-	// content), and the selective targets' primary and secondary hits.
-	seen := make([]int, 2*ng)
-	at := make([]int, 2*ng) // where in edges the source's edge to the group is
+	// content: the source that last reached the node and where in edges
+	// its edge is, side by side so that a hit reads one cache line), and
+	// the selective targets' primary and secondary hits.
+	type stamp struct{ source, at int32 }
+	seen := make([]stamp, 2*ng)
 	for i := range seen {
-		seen[i] = -1
+		seen[i].source = -1
 	}
+	// Room for about two group nodes a source, most contents' share;
+	// add doubles it when a book's contents name more.
+	g.edges = slices.Grow(g.edges, 2*len(entries))
 	type target struct {
 		stamp     int
 		primary   int32 // first primary pattern hit, -1 none
@@ -155,10 +160,10 @@ func (c *Context) triggerGraph() *triggerGraph {
 			if o.Bounded {
 				slot++
 			}
-			if seen[slot] != a {
-				seen[slot], at[slot] = a, len(g.edges)
+			if st := &seen[slot]; st.source != int32(a) {
+				*st = stamp{int32(a), int32(len(g.edges))}
 				g.add(edge{to: int32(len(entries) + slot), offset: off, pattern: -1})
-			} else if ed := &g.edges[at[slot]]; off >= 0 && off < ed.offset {
+			} else if ed := &g.edges[st.at]; off >= 0 && off < ed.offset {
 				ed.offset = off // the earliest place, whatever order hits come in
 			}
 			for _, p32 := range selective[o.Group] {

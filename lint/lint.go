@@ -112,12 +112,14 @@ func RunWith(book *schema.Lorebook, vars *schema.Vars, cfg *Config, loaded []dia
 	}
 	var fs []finding
 	if book != nil {
-		owner := entryLocator(book)
 		rejected := map[diag.Pos]bool{}
-		for _, d := range loaded {
-			fs = append(fs, finding{d: d, entry: owner(d)})
-			if d.Rule == "schema" && d.Severity == diag.Error {
-				rejected[d.Pos()] = true
+		if len(loaded) > 0 { // most books load clean: no entries to sort by position
+			owner := entryLocator(book)
+			for _, d := range loaded {
+				fs = append(fs, finding{d: d, entry: owner(d)})
+				if d.Rule == "schema" && d.Severity == diag.Error {
+					rejected[d.Pos()] = true
+				}
 			}
 		}
 		res := cfg.settings(book)
