@@ -36,8 +36,15 @@ func TuneGC() {
 // followed by a collection (collectLoad).
 const collectFrom = 1000
 
-// heapObjects is the runtime metric of the bytes the heap's objects take.
-const heapObjects = "/memory/classes/heap/objects:bytes"
+// The runtime metrics collectLoad reads: the heap the collector lets grow
+// before its next cycle, the bytes the heap's objects take, and the roots
+// it scans.
+const (
+	heapGoal    = "/gc/heap/goal:bytes"
+	heapObjects = "/memory/classes/heap/objects:bytes"
+	scanGlobals = "/gc/scan/globals:bytes"
+	scanStacks  = "/gc/scan/stack:bytes"
+)
 
 // pacing says collectLoad has set the collector's pace, and pacedFrom
 // holds the percent from before it did, which endPace puts back.
@@ -47,38 +54,39 @@ var (
 )
 
 // collectLoad collects the garbage of loading a lorebook of many entries
-// before a command works on it, and lets that work use, without another
-// collection, about the memory the load held: the collector's goal becomes
-// a quarter over the heap the load left, since the collector starts its
-// cycle before the goal. The pace lasts until endPace.
+// before a command works on it, and lets that work grow the heap, without
+// another collection, as far as the collector was letting the load grow
+// it: the goal it had set before the collection stays the goal. The pace
+// lasts until endPace.
 //
 // Loading bookgen's 10,000-entry JSON book leaves 67 MB of heap, 24 MB of
-// it live (the parsed tree and the decoder's copies are garbage). Lint's
-// tables (35 MB more) went first to pages the system had to hand out
-// fresh (23,100 page faults a run, validate's 19,300; now 21,500) until
-// the heap reached twice the load's last live size, and the collector's
-// cycle then fell wherever the work was: a 20k book's lint peaked at
-// 163 MB in one run and 206 MB in the next. Now the work reuses the
-// load's freed pages with no other collection: lint, render and tokens
-// peak at 95–96, 96–97 and 93–97 MB on the 10k book (were 94–102,
-// 100–109 and 96–125) and 158–162, 157–179 and 158–173 MB on the 20k one
-// (were 176–207, 168–194 and 175–223), and lint's CPU time went from
-// 0.206 to 0.183 s (41 interleaved runs). A GOGC set in the environment
-// is left alone.
+// it live (the parsed tree and the decoder's copies are garbage), under a
+// goal of 85 MB. Lint's tables (35 MB more) went first to pages the system
+// had to hand out fresh (23,100 page faults a run, validate's 19,300; now
+// 20,900), and the collector's cycle then fell wherever the work was: a
+// 20k book's lint peaked at 163 MB in one run and 206 MB in the next. Now
+// the work reuses the load's freed pages with no other collection: lint,
+// render and tokens peak at 94–96, 96–97 and 96–98 MB on the 10k book
+// (were 94–102, 100–109 and 96–125) and 155–161, 172–178 and 164–175 MB
+// on the 20k one (were 176–207, 168–194 and 175–223), and lint's CPU time
+// on the 10k book went from 0.206 to 0.185 s (21 and 41 interleaved
+// runs). A GOGC set in the environment is left alone.
 func collectLoad(book *schema.Lorebook) {
 	if book == nil || len(book.Entries) < collectFrom || os.Getenv("GOGC") != "" {
 		return
 	}
-	s := []metrics.Sample{{Name: heapObjects}}
+	s := []metrics.Sample{{Name: heapGoal}, {Name: heapObjects}, {Name: scanGlobals}, {Name: scanStacks}}
 	metrics.Read(s)
-	held := s[0].Value.Uint64()
+	goal := s[0].Value.Uint64()
 	runtime.GC()
 	metrics.Read(s)
-	live := s[0].Value.Uint64()
-	if live == 0 || held <= 2*live {
-		return // the collector's own pace lets the work grow as far
+	// The collector's goal is the live heap plus GOGC percent of it and of
+	// the roots it scans, globals and stacks.
+	live, roots := s[1].Value.Uint64(), s[2].Value.Uint64()+s[3].Value.Uint64()
+	if live == 0 || goal <= 2*live+roots || goal > 1<<50 {
+		return // the collector's own pace lets the work grow as far (or it is off)
 	}
-	old := debug.SetGCPercent(int((held - live) * 125 / live))
+	old := debug.SetGCPercent(int((goal - live) * 100 / (live + roots)))
 	if pacing.CompareAndSwap(false, true) {
 		pacedFrom.Store(int64(old))
 	}
