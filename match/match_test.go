@@ -3,6 +3,7 @@ package match
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -313,5 +314,19 @@ func TestAutomatonBuiltOnFirstScan(t *testing.T) {
 	m.Find("tavern")
 	if m.ac != ac {
 		t.Error("the automaton was built twice")
+	}
+}
+
+// TestInvalidKeywordBytesAreReplacementCharacters: a keyword byte that is
+// no character stands for U+FFFD, so it never matches inside a character
+// of valid text (0xbb is the last byte of 㽻) and matches U+FFFD itself.
+func TestInvalidKeywordBytesAreReplacementCharacters(t *testing.T) {
+	m, _ := Compile([]Pattern{{Text: "\xbb"}, {Text: "x\xffy"}})
+	if hits := m.Find("㽻0 x\u00ffy"); len(hits) != 0 {
+		t.Errorf("invalid keyword bytes matched inside characters: %+v", hits)
+	}
+	want := []Hit{{Pattern: 0, Start: 1, End: 4}, {Pattern: 1, Start: 6, End: 11}, {Pattern: 0, Start: 7, End: 10}}
+	if hits := m.Find("a\uFFFDb x\uFFFDy"); !slices.Equal(hits, want) {
+		t.Errorf("hits %+v, want %+v: each U+FFFD, and x�y", hits, want)
 	}
 }

@@ -168,7 +168,11 @@ func CompileWith(ps []Pattern, o Options) (*Matcher, []error) {
 			arena = foldASCII(arena, p.Text, m.opts.Fold)
 			nb = arena[lo:len(arena):len(arena)]
 		} else {
-			nb = m.normalize(p.Text).text
+			// A byte that is no character (a keyword never read from a
+			// file: lore refuses invalid UTF-8) stands for U+FFFD, as in
+			// the JavaScript strings of the engines lore mirrors; left as a
+			// byte, it matched inside characters of a chat (0xbb in 㽻).
+			nb = m.normalize(strings.ToValidUTF8(p.Text, "\uFFFD")).text
 		}
 		if len(nb) == 0 || !o.Blank && len(bytes.TrimSpace(nb)) == 0 {
 			continue
