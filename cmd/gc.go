@@ -57,20 +57,11 @@ var (
 // before a command works on it, and lets that work grow the heap, without
 // another collection, as far as the collector was letting the load grow
 // it: the goal it had set before the collection stays the goal. The pace
-// lasts until endPace.
-//
-// Loading bookgen's 10,000-entry JSON book leaves 67 MB of heap, 24 MB of
-// it live (the parsed tree and the decoder's copies are garbage), under a
-// goal of 85 MB. Lint's tables (35 MB more) went first to pages the system
-// had to hand out fresh (23,100 page faults a run, validate's 19,300; now
-// 20,900), and the collector's cycle then fell wherever the work was: a
-// 20k book's lint peaked at 163 MB in one run and 206 MB in the next. Now
-// the work reuses the load's freed pages with no other collection: lint,
-// render and tokens peak at 94–96, 96–97 and 96–98 MB on the 10k book
-// (were 94–102, 100–109 and 96–125) and 155–161, 172–178 and 164–175 MB
-// on the 20k one (were 176–207, 168–194 and 175–223), and lint's CPU time
-// on the 10k book went from 0.206 to 0.185 s (21 and 41 interleaved
-// runs). A GOGC set in the environment is left alone.
+// lasts until endPace. The work then reuses the load's freed pages rather
+// than faulting in fresh ones, and no cycle falls inside it, so its peak
+// no longer depends on where one would have fallen. The figures are in
+// docs/decisions.md (Commands). A GOGC set in the environment is left
+// alone.
 func collectLoad(book *schema.Lorebook) {
 	if book == nil || len(book.Entries) < collectFrom || os.Getenv("GOGC") != "" {
 		return
