@@ -149,15 +149,16 @@ type words struct {
 }
 
 // contentWords reads every enabled entry's content once: its words, lowered,
-// and its letters by script. ASCII, nearly all of most books, is told from a
-// table of the engine's word characters, and an ASCII word's lowered hash is
-// taken as it is read, so the word table never reads it again to find it; a
-// new word is copied into the table's chunks of words.
+// and its letters by script. ASCII, nearly all of most books, is read a byte
+// at a time through two tables (wordBytes), and an ASCII word's lowered hash
+// is taken as it is read, so the word table never reads it again to find
+// it; a new word is copied into the table's chunks of words.
 func (c *Context) contentWords() *words {
 	if c.shared.words != nil {
 		return c.shared.words
 	}
 	r := &wordReader{c: c, ascii: c.byteClasses(), table: newWordTable()}
+	r.low, r.tally = wordBytes(r.ascii)
 	for _, e := range c.Book.Entries {
 		if e.Enabled {
 			r.read(e.Content)
@@ -203,19 +204,46 @@ func (c *Context) byteClasses() *[256]uint8 {
 	return t
 }
 
+// hashed is the bit set in every wordBytes value of a word byte, so that
+// 0 tells every other byte; wordHash hashes each byte with it too.
+const hashed = 0x100
+
+// wordBytes turns byteClasses into the two tables read's inner loop reads
+// a byte through: low, each ASCII word character lowered with hashed set
+// (0 for every other byte), and tally, what the byte adds to a word's count
+// of letters (the low 32 bits) and of upper-case letters (the high 32).
+func wordBytes(ascii *[256]uint8) (low *[256]uint16, tally *[256]uint64) {
+	low, tally = new([256]uint16), new([256]uint64)
+	for b, f := range ascii {
+		if f&wordChar == 0 {
+			continue
+		}
+		low[b] = uint16(b+int(f&upperCase)) | hashed
+		tally[b] = uint64(f & letter)
+		if f&upperCase != 0 {
+			tally[b] |= 1 << 32
+		}
+	}
+	return low, tally
+}
+
 // wordReader is contentWords' state across contents.
 type wordReader struct {
 	c                *Context
 	ascii            *[256]uint8
+	low              *[256]uint16 // wordBytes
+	tally            *[256]uint64
 	table            *wordTable
-	low              []byte
+	lowered          []byte
 	han, kana, latin int
 }
 
-// read counts the words of s: runs of ASCII word characters in a tight loop,
-// and a word holding other characters from its start again, rune by rune.
+// read counts the words of s: runs of ASCII word characters in a tight loop
+// (a table load for the hash, one for the letters, a byte), and a word
+// holding other characters from its start again, rune by rune.
 func (r *wordReader) read(s string) {
-	ascii := r.ascii
+	ascii, low, tally := r.ascii, r.low, r.tally
+	_, _, _ = ascii[0], low[0], tally[0] // nil checked here, not in the loops
 	latin := 0
 	for i := 0; i < len(s); {
 		f := ascii[s[i]]
@@ -230,31 +258,30 @@ func (r *wordReader) read(s string) {
 		}
 		start := i
 		h := uint32(fnvOffset)
-		var up uint8
+		var n uint64 // letters, and upper-case ones << 32
 		for ; i < len(s); i++ {
-			b := s[i]
-			f = ascii[b]
-			if f&wordChar == 0 {
+			v := low[s[i]]
+			if v == 0 {
 				break
 			}
-			latin += int(f & letter)
-			up |= f
-			h = (h ^ uint32(b+f&upperCase)) * fnvPrime // the lowered byte's
+			h = (h ^ uint32(v)) * fnvPrime
+			n += tally[s[i]]
 		}
-		if f&nonASCII != 0 && i < len(s) {
+		latin += int(uint32(n))
+		if i < len(s) && s[i] >= utf8.RuneSelf {
 			i = r.other(s, start, i)
 			continue
 		}
 		w := s[start:i]
-		if up&upperCase == 0 {
+		if n>>32 == 0 {
 			r.table.addHashed(w, h)
 			continue
 		}
-		r.low = append(r.low[:0], w...)
-		for k, b := range r.low {
-			r.low[k] = b + ascii[b]&upperCase
+		r.lowered = append(r.lowered[:0], w...)
+		for k, b := range r.lowered {
+			r.lowered[k] = byte(low[b])
 		}
-		r.table.addBytesHashed(r.low, h)
+		r.table.addBytesHashed(r.lowered, h)
 	}
 	r.latin += latin
 }

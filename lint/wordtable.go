@@ -31,11 +31,12 @@ const (
 	fnvPrime  = 16777619
 )
 
-// wordHash is a word's FNV-1a hash, the one wordReader takes as it reads.
+// wordHash is a word's FNV-1a hash, the one wordReader takes as it reads:
+// of its bytes each with the bit hashed set.
 func wordHash(w string) uint32 {
 	h := uint32(fnvOffset)
 	for i := 0; i < len(w); i++ {
-		h ^= uint32(w[i])
+		h ^= uint32(w[i]) | hashed
 		h *= fnvPrime
 	}
 	return h
