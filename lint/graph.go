@@ -82,9 +82,11 @@ func (c *Context) triggerGraph() *triggerGraph {
 	g := &triggerGraph{entries: len(entries), spans: make([]span, len(entries)+2*ng), idx: idx}
 	// Group nodes: to each plain target once (its first primary pattern of
 	// the group); the bounded node also to targets that want whole words.
-	// selective lists, per group, the patterns (primary and secondary) of
-	// targets with secondary keywords, tallied per source below.
-	selective := make([][]int32, ng)
+	// A group's record (hits, below) spans, in selective, the patterns
+	// (primary and secondary) of its targets with secondary keywords,
+	// tallied per source below.
+	hits := make([]groupHits, ng)
+	var selective []int32
 	type plain struct {
 		ed    edge
 		whole bool
@@ -93,6 +95,7 @@ func (c *Context) triggerGraph() *triggerGraph {
 	for gi := 0; gi < ng; gi++ {
 		last := -1
 		plains = plains[:0]
+		hits[gi] = groupHits{source: [2]int32{-1, -1}, sel: [2]int32{int32(len(selective)), int32(len(selective))}}
 		for _, p := range idx.m.GroupPatterns(gi) {
 			ref := idx.refs[p]
 			t := entries[ref.entry]
@@ -100,7 +103,8 @@ func (c *Context) triggerGraph() *triggerGraph {
 				continue
 			}
 			if len(t.SecondaryKeywords) > 0 {
-				selective[gi] = append(selective[gi], int32(p))
+				selective = append(selective, int32(p))
+				hits[gi].sel[1]++
 				continue
 			}
 			if ref.secondary || ref.entry == last {
@@ -124,15 +128,9 @@ func (c *Context) triggerGraph() *triggerGraph {
 		g.spans[node+1].hi = int32(len(g.edges))
 	}
 
-	// Per source: which group nodes it reaches (stamped, so no map per
-	// content: the source that last reached the node and where in edges
-	// its edge is, side by side so that a hit reads one cache line), and
-	// the selective targets' primary and secondary hits.
-	type stamp struct{ source, at int32 }
-	seen := make([]stamp, 2*ng)
-	for i := range seen {
-		seen[i].source = -1
-	}
+	// Per source: which group nodes it reaches (stamped in the group's
+	// record, so no map per content), and the selective targets' primary
+	// and secondary hits.
 	// Room for about two group nodes a source, most contents' share;
 	// add doubles it when a book's contents name more.
 	g.edges = slices.Grow(g.edges, 2*len(entries))
@@ -156,17 +154,18 @@ func (c *Context) triggerGraph() *triggerGraph {
 			if !exact {
 				off = -1
 			}
-			slot := 2 * o.Group
+			b := 0
 			if o.Bounded {
-				slot++
+				b = 1
 			}
-			if st := &seen[slot]; st.source != int32(a) {
-				*st = stamp{int32(a), int32(len(g.edges))}
-				g.add(edge{to: int32(len(entries) + slot), offset: off, pattern: -1})
-			} else if ed := &g.edges[st.at]; off >= 0 && off < ed.offset {
+			gh := &hits[o.Group]
+			if gh.source[b] != int32(a) {
+				gh.source[b], gh.at[b] = int32(a), int32(len(g.edges))
+				g.add(edge{to: int32(len(entries) + 2*o.Group + b), offset: off, pattern: -1})
+			} else if ed := &g.edges[gh.at[b]]; off >= 0 && off < ed.offset {
 				ed.offset = off // the earliest place, whatever order hits come in
 			}
-			for _, p32 := range selective[o.Group] {
+			for _, p32 := range selective[gh.sel[0]:gh.sel[1]] {
 				p := int(p32)
 				ref := idx.refs[p]
 				if !idx.fires(p, o) {
@@ -203,6 +202,17 @@ func (c *Context) triggerGraph() *triggerGraph {
 	}
 	c.shared.graph = g
 	return g
+}
+
+// groupHits is what building the trigger graph keeps per keyword group, in
+// one record so that a hit reads one cache line (they come in the content's
+// order, from anywhere in the book): per group node (the group found
+// anywhere, and at word boundaries) the source that last reached it and
+// where in edges its edge is, and the span of selective holding the
+// patterns of the group's targets with secondary keywords.
+type groupHits struct {
+	source, at [2]int32
+	sel        [2]int32
 }
 
 // secondaryHolds applies SPEC §1's secondary logic given how many distinct
