@@ -116,12 +116,16 @@ func (t *wordTable) place(i int, h uint32, n int) {
 	t.list = append(t.list, key)
 	t.hashes = append(t.hashes, h)
 	t.count = append(t.count, 1)
-	if 2*len(t.list) > len(t.slots) {
+	if 10*len(t.list) > 7*len(t.slots) {
 		t.grow()
 	}
 }
 
-// grow doubles the slots, keeping the table at most half full.
+// grow doubles the slots, keeping the table at most 70 % full: the slots
+// are what a lookup misses the cache on (a content's words come from all
+// over the table), and at half full bookgen's 21,000 distinct words took
+// 256 kB of them, at 70 % 128 kB, with linear probing's second look mostly
+// in the same cache line.
 func (t *wordTable) grow() {
 	t.slots = make([]int32, 2*len(t.slots))
 	mask := uint32(len(t.slots) - 1)
