@@ -89,6 +89,7 @@ func (d *decoder) entryPlacement(e *Entry, key string, v *yaml.Node) bool {
 	switch key {
 	case "section":
 		e.Section, _ = str(v)
+		e.Section = knownSection(e.Section)
 	case "position":
 		e.Position, _ = integer(v)
 	case "depth":
@@ -229,4 +230,17 @@ func (d *decoder) condition(n *yaml.Node) Condition {
 		}
 	}
 	return c
+}
+
+// knownSection returns a section name the schema knows as its constant, so
+// that entries share one copy: every rule that asks an entry's section then
+// compares two identical pointers instead of reading a copy of the name from
+// wherever the file put it (a cache miss per entry on a large book).
+func knownSection(s string) string {
+	for _, k := range [...]string{SectionChatHistory, SectionSystemPresets, SectionPostHistory, SectionExamples} {
+		if s == k {
+			return k
+		}
+	}
+	return s
 }
