@@ -75,10 +75,15 @@ func checkRecursionLoop(c *Context) {
 // A node's search state is one record, its edges' span and its first edge's
 // target beside its index and low link: the search follows edges all over the
 // graph, and on bookgen's 10k JSON book it waited on memory more than it
-// computed (three arrays, the spans and the edges: a cache miss each). Most
-// nodes, a keyword's, have one edge, which the record then holds. A node
-// taken off the stack gets the index done, above every other, which is what
-// "not on the stack" needs: no low link is lowered to it.
+// computed (three arrays, the spans and the edges: a cache miss each, one
+// after the other). Most nodes, a keyword's, have one edge, which the record
+// then holds. Before the search, an edge to a group node with one edge goes
+// straight to that edge's target, and an edge to a group node with none is
+// dropped: the paths between entries are the same, the search visits half
+// the nodes, and the rewriting reads the targets' records in one pass, whose
+// cache misses overlap. A node taken off the stack gets the index done, above
+// every other, which is what "not on the stack" needs: no low link is lowered
+// to it.
 func (g *triggerGraph) components() [][]int {
 	const unseen, done = -1, math.MaxInt32
 	type node struct{ first, lo, hi, index, low int32 }
@@ -87,6 +92,25 @@ func (g *triggerGraph) components() [][]int {
 		ns[i] = node{lo: s.lo, hi: s.hi, index: unseen}
 		if s.lo < s.hi {
 			ns[i].first = g.edges[s.lo].to
+		}
+	}
+	const none = -1 // an edge to a group node without edges: a dead end
+	to := make([]int32, len(g.edges))
+	for k := range g.edges {
+		w := g.edges[k].to
+		if int(w) >= g.entries {
+			switch n := &ns[w]; n.hi - n.lo {
+			case 0:
+				w = none
+			case 1:
+				w = n.first
+			}
+		}
+		to[k] = w
+	}
+	for i := range ns {
+		if n := &ns[i]; n.lo < n.hi {
+			n.first = to[n.lo]
 		}
 	}
 	var comps [][]int
@@ -108,9 +132,12 @@ func (g *triggerGraph) components() [][]int {
 			if nv := &ns[v]; f.at < nv.hi {
 				w := nv.first
 				if f.at > nv.lo {
-					w = g.edges[f.at].to
+					w = to[f.at]
 				}
 				f.at++
+				if w == none {
+					continue
+				}
 				nw := &ns[w]
 				switch {
 				case nw.index == unseen:
