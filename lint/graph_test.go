@@ -62,13 +62,20 @@ func referenceComponents(entries int, adj [][]int) [][]int {
 
 // TestComponentsMatchReachability holds Tarjan's search to the definition on
 // random graphs of entries and group nodes, sparse and dense, with self
-// loops, parallel edges and chains through group nodes.
+// loops, parallel edges and chains through group nodes, small ones and
+// larger ones whose components spread over their entries (both ways
+// sortMembers orders a component).
 func TestComponentsMatchReachability(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 24))
-	for round := range 3000 {
+	for round := range 3300 {
 		entries := 1 + r.IntN(12)
 		nodes := entries + r.IntN(10)
 		edges := r.IntN(3 * nodes)
+		if round >= 3000 { // larger and sparser: components spread over the entries
+			entries = 40 + r.IntN(160)
+			nodes = entries + r.IntN(entries)
+			edges = nodes + r.IntN(nodes/2)
+		}
 		adj := make([][]int, nodes)
 		for range edges {
 			v := r.IntN(nodes)
