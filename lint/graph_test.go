@@ -2,7 +2,6 @@ package lint
 
 import (
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -83,7 +82,7 @@ func TestComponentsMatchReachability(t *testing.T) {
 		}
 		got := graphOf(entries, adj).components()
 		want := referenceComponents(entries, adj)
-		if !cmp.Equal(got, want, cmp.Comparer(func(a, b []int) bool { return slices.Equal(a, b) })) {
+		if !cmp.Equal(got, want) {
 			t.Fatalf("round %d: %d entries, graph %v:\ncomponents %v\nwant       %v", round, entries, adj, got, want)
 		}
 	}
